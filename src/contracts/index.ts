@@ -1,1 +1,7 @@
-export {};
+export * from "./enums.js";
+export * from "./envelope.js";
+export * from "./event-types.js";
+export * from "./events.js";
+export * from "./ids.js";
+export * from "./json-schema.js";
+export * from "./payloads.js";

@@ -1,0 +1,79 @@
+import type { RuntimeEvent } from "../contracts/events.js";
+
+/**
+ * The driver → host queue. Bounded by a high-water mark: when the host reads slowly, `push` returns false and
+ * the driver pauses its source until `onDrain` fires, so nothing is buffered without limit.
+ */
+export class EventChannel implements AsyncIterable<RuntimeEvent> {
+  readonly #buffer: RuntimeEvent[] = [];
+  #head = 0;
+  #closed = false;
+  #waiter: (() => void) | undefined;
+  #drainListeners: Array<() => void> = [];
+
+  constructor(readonly highWaterMark = 1_000) {}
+
+  get buffered(): number {
+    return this.#buffer.length - this.#head;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Queues an event; false means "over the high-water mark, pause the source". */
+  push(event: RuntimeEvent): boolean {
+    if (this.#closed) return false;
+    this.#buffer.push(event);
+    this.#wake();
+    return this.buffered < this.highWaterMark;
+  }
+
+  pushAll(events: readonly RuntimeEvent[]): boolean {
+    let ok = true;
+    for (const event of events) ok = this.push(event) && ok;
+    return ok;
+  }
+
+  /** Calls `listener` once when the buffer falls below half the high-water mark. */
+  onDrain(listener: () => void): void {
+    this.#drainListeners.push(listener);
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#wake();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<RuntimeEvent> {
+    while (true) {
+      if (this.#head < this.#buffer.length) {
+        const event = this.#buffer[this.#head++] as RuntimeEvent;
+        if (this.#head > 1024 && this.#head * 2 > this.#buffer.length) {
+          this.#buffer.splice(0, this.#head);
+          this.#head = 0;
+        }
+        this.#maybeDrain();
+        yield event;
+        continue;
+      }
+      if (this.#closed) return;
+      await new Promise<void>((resolve) => {
+        this.#waiter = resolve;
+      });
+    }
+  }
+
+  #maybeDrain(): void {
+    if (this.#drainListeners.length === 0 || this.buffered > this.highWaterMark / 2) return;
+    const listeners = this.#drainListeners;
+    this.#drainListeners = [];
+    for (const listener of listeners) listener();
+  }
+
+  #wake(): void {
+    const waiter = this.#waiter;
+    this.#waiter = undefined;
+    waiter?.();
+  }
+}

@@ -1,0 +1,65 @@
+import type { ApprovalDecision } from "../contracts/enums.js";
+import type { RuntimeEvent } from "../contracts/events.js";
+
+export type DriverProvider = "codex" | "codex-sdk" | "claude" | "cursor" | "acp";
+
+/** A host's answer to a `request.opened` / `user-input.requested`, the same for every provider. */
+export interface RequestResponse {
+  decision: ApprovalDecision;
+  /** Answers to `user-input.requested` questions, keyed by question id (or question text). */
+  answers?: Record<string, string | string[]>;
+  /** A message to the agent with a decline. */
+  message?: string;
+  /** Provider-specific extras (e.g. a Codex dynamic tool call result, an ACP optionId). */
+  payload?: unknown;
+}
+
+export interface TurnInput {
+  text: string;
+}
+
+export interface DriverOptions {
+  /** Working directory of the agent. */
+  cwd: string;
+  /** Canonical session id; default: a fresh one. */
+  sessionId?: string;
+  model?: string;
+  /** Base URL of a model server to use instead of the real API (the mock model). */
+  modelBaseUrl?: string;
+  /** Resume a provider session/thread by its native id. */
+  resume?: string;
+  /** Extra environment for the agent process. */
+  env?: Record<string, string>;
+  /** Receives every native record as a transcript line (DESIGN.md §3). */
+  record?: (line: string) => void;
+  /** Clock for live events (default: wall time). */
+  clock?: () => string;
+  /** For ACP: the agent command line. */
+  agentCommand?: string[];
+  /** Milliseconds to wait for the agent's handshake before failing. */
+  startTimeoutMs?: number;
+}
+
+/** One interface for every agent program. */
+export interface RuntimeDriver {
+  readonly provider: DriverProvider;
+  readonly sessionId: string;
+  /** Canonical events, in sequence order, until the session has exited. */
+  readonly events: AsyncIterable<RuntimeEvent>;
+  /** Spawns the program and completes its handshake. */
+  start(): Promise<void>;
+  /** Starts a turn; resolves when the turn has been accepted (not when it ends). */
+  sendTurn(input: TurnInput): Promise<void>;
+  /** Answers an open request; rejects with a clear error for an unknown or already-resolved request. */
+  respond(requestId: string, response: RequestResponse): Promise<void>;
+  interrupt(): Promise<void>;
+  /** Ends the session: pending requests resolve as `cancel`, the open turn ends, `session.exited` follows. */
+  stop(): Promise<void>;
+}
+
+export class UnknownRequestError extends Error {
+  constructor(requestId: string) {
+    super(`no open request with id ${requestId} (unknown or already resolved)`);
+    this.name = "UnknownRequestError";
+  }
+}

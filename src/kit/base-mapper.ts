@@ -1,0 +1,74 @@
+import type { ProviderKind } from "../contracts/enums.js";
+import type { RuntimeEventRaw } from "../contracts/envelope.js";
+import type { RuntimeEvent } from "../contracts/events.js";
+import { EventBuilder } from "./event-builder.js";
+import { LifecycleTracker, type TerminationReason } from "./lifecycle-tracker.js";
+import { fixedClock, type MapperOptions, type RuntimeMapper, type SourceName } from "./mapper.js";
+import { mapSafely } from "./safe-map.js";
+import type { TranscriptEntry } from "./transcript.js";
+import { mapNonMessageEntry } from "./warnings.js";
+
+export type MessageEntry = Extract<TranscriptEntry, { kind: "message" }>;
+
+/**
+ * What every mapper shares: the builder, the non-message entries, the never-throw guard, and the lifecycle
+ * tracker that lets a driver close everything on a crash or a stop. A provider mapper implements `mapMessage`.
+ */
+export abstract class BaseMapper implements RuntimeMapper {
+  readonly builder: EventBuilder;
+  readonly lifecycle: LifecycleTracker;
+  protected readonly cap: number;
+
+  constructor(
+    readonly source: SourceName,
+    provider: ProviderKind,
+    options: MapperOptions,
+  ) {
+    this.cap = options.maxOpenEntries ?? 10_000;
+    this.builder = new EventBuilder({
+      sessionId: options.sessionId,
+      provider,
+      clock: options.clock ?? fixedClock,
+    });
+    this.lifecycle = new LifecycleTracker(this.cap);
+  }
+
+  get sessionId(): string {
+    return this.builder.sessionId;
+  }
+
+  map(entry: TranscriptEntry): RuntimeEvent[] {
+    const nonMessage = mapNonMessageEntry(this.builder, entry);
+    if (nonMessage !== undefined) return this.track(nonMessage);
+    const message = entry as MessageEntry;
+    this.builder.at(message.t);
+    return this.track(mapSafely(this.builder, this.rawOf(message), () => this.mapMessage(message)));
+  }
+
+  finish(): RuntimeEvent[] {
+    return [];
+  }
+
+  /** Closes every open turn, request and item and ends the session (see LifecycleTracker.terminate). */
+  terminate(reason: TerminationReason): RuntimeEvent[] {
+    this.builder.at(undefined);
+    return this.lifecycle.terminate(this.builder, reason);
+  }
+
+  /** For drivers: an event that no native record produced (e.g. a transport error), tracked like the rest. */
+  emitOwn(event: (builder: EventBuilder) => RuntimeEvent): RuntimeEvent {
+    this.builder.at(undefined);
+    const made = event(this.builder);
+    this.lifecycle.observe(made);
+    return made;
+  }
+
+  /** The raw record of a message, used when its handler fails. */
+  protected abstract rawOf(entry: MessageEntry): RuntimeEventRaw;
+  protected abstract mapMessage(entry: MessageEntry): RuntimeEvent[];
+
+  private track(events: RuntimeEvent[]): RuntimeEvent[] {
+    for (const event of events) this.lifecycle.observe(event);
+    return events;
+  }
+}

@@ -1,0 +1,112 @@
+import type { ProviderKind, RawSource } from "../contracts/enums.js";
+import type { ProviderRefs, RuntimeEventRaw } from "../contracts/envelope.js";
+import type { RuntimeEventType } from "../contracts/event-types.js";
+import type { RuntimeEvent, RuntimeEventOf } from "../contracts/events.js";
+import type { RuntimeEventPayloadByType } from "../contracts/payloads.js";
+
+/** The canonical ids and native refs an event is about; all optional, only set fields are written. */
+export interface EventContext {
+  threadId?: string | undefined;
+  turnId?: string | undefined;
+  itemId?: string | undefined;
+  requestId?: string | undefined;
+  parentItemId?: string | undefined;
+  providerRefs?: { [K in keyof ProviderRefs]?: string | undefined } | undefined;
+  raw?: RuntimeEventRaw | undefined;
+}
+
+export interface EventBuilderOptions {
+  sessionId: string;
+  provider: ProviderKind;
+  /** Injected clock: mappers have none of their own. Used when the record carries no timestamp. */
+  clock: () => string;
+}
+
+/** Mints envelopes: event id, per-session sequence, time, ids and raw. Builds exactly the schema's shape. */
+export class EventBuilder {
+  readonly sessionId: string;
+  readonly provider: ProviderKind;
+  readonly #clock: () => string;
+  #sequence = 0;
+  #time: string | undefined;
+
+  constructor(options: EventBuilderOptions) {
+    this.sessionId = options.sessionId;
+    this.provider = options.provider;
+    this.#clock = options.clock;
+  }
+
+  get sequence(): number {
+    return this.#sequence;
+  }
+
+  /** Sets the time of the record being mapped (a transcript timestamp); undefined falls back to the clock. */
+  at(time: string | undefined): void {
+    this.#time = time;
+  }
+
+  emit<T extends RuntimeEventType>(
+    type: T,
+    payload: RuntimeEventPayloadByType[T],
+    context: EventContext = {},
+  ): RuntimeEventOf<T> {
+    const sequence = ++this.#sequence;
+    const event: Record<string, unknown> = {
+      eventId: `${this.sessionId}:${sequence}`,
+      sequence,
+      provider: this.provider,
+      sessionId: this.sessionId,
+      createdAt: this.#time ?? this.#clock(),
+    };
+    if (context.threadId !== undefined) event.threadId = context.threadId;
+    if (context.turnId !== undefined) event.turnId = context.turnId;
+    if (context.itemId !== undefined) event.itemId = context.itemId;
+    if (context.requestId !== undefined) event.requestId = context.requestId;
+    if (context.parentItemId !== undefined) event.parentItemId = context.parentItemId;
+    const refs = compactRefs(context.providerRefs);
+    if (refs !== undefined) event.providerRefs = refs;
+    event.type = type;
+    event.payload = compact(payload as Record<string, unknown>);
+    if (context.raw !== undefined) event.raw = context.raw;
+    return event as unknown as RuntimeEventOf<T>;
+  }
+}
+
+export function raw(
+  source: RawSource,
+  payload: unknown,
+  method?: string,
+  messageType?: string,
+): RuntimeEventRaw {
+  const value: RuntimeEventRaw = { source, payload };
+  if (method !== undefined) value.method = method;
+  if (messageType !== undefined) value.messageType = messageType;
+  return value;
+}
+
+/** Drops undefined fields so the event matches the schema under exactOptionalPropertyTypes and in JSON. */
+export function compact<T extends Record<string, unknown>>(value: T): T {
+  for (const key in value) {
+    if (value[key] === undefined) {
+      const copy: Record<string, unknown> = {};
+      for (const k in value) if (value[k] !== undefined) copy[k] = value[k];
+      return copy as T;
+    }
+  }
+  return value;
+}
+
+function compactRefs(refs: EventContext["providerRefs"]): Record<string, string> | undefined {
+  if (refs === undefined) return undefined;
+  let out: Record<string, string> | undefined;
+  for (const key in refs) {
+    const value = refs[key as keyof ProviderRefs];
+    if (typeof value === "string" && value.length > 0) {
+      out ??= {};
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+export type { RuntimeEvent };
