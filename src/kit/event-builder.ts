@@ -4,6 +4,19 @@ import type { RuntimeEventType } from "../contracts/event-types.js";
 import type { RuntimeEvent, RuntimeEventOf } from "../contracts/events.js";
 import type { RuntimeEventPayloadByType } from "../contracts/payloads.js";
 
+/** Payloads as mappers write them: branded ids (task ids, provider thread ids) may be given as plain strings. */
+export type PayloadInput<T> = T extends string
+  ? string extends T
+    ? T
+    : T extends `${infer _}`
+      ? T
+      : string
+  : T extends readonly unknown[]
+    ? T
+    : T extends object
+      ? { [K in keyof T]: PayloadInput<T[K]> }
+      : T;
+
 /** The canonical ids and native refs an event is about; all optional, only set fields are written. */
 export interface EventContext {
   threadId?: string | undefined;
@@ -47,7 +60,7 @@ export class EventBuilder {
 
   emit<T extends RuntimeEventType>(
     type: T,
-    payload: RuntimeEventPayloadByType[T],
+    payload: PayloadInput<RuntimeEventPayloadByType[T]>,
     context: EventContext = {},
   ): RuntimeEventOf<T> {
     const sequence = ++this.#sequence;

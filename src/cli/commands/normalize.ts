@@ -1,0 +1,53 @@
+import { RuntimeEventSchema } from "../../contracts/events.js";
+import { parseTranscriptLine } from "../../kit/transcript.js";
+import { findMapperDefinition, registeredSources } from "../../mappers/registry.js";
+import { LineSink } from "../../node/line-sink.js";
+import { readLines } from "../../node/line-source.js";
+import { parseCommandArgs, singleInput } from "../args.js";
+import { type CliIo, EXIT_OK, UsageError } from "../usage.js";
+
+const HELP = `Usage: provider-runtime normalize --from SOURCE [--session-id ID] [--validate] [FILE|-]
+
+Reads a native transcript (ours {t,dir,msg}, the probe format {ts,channel,message}, or bare JSONL) and writes
+canonical events as JSONL. Malformed lines become runtime.warning events; the run goes on (exit 0).
+  --from SOURCE      one of: ${registeredSources().join(", ") || "(none registered)"}
+  --session-id ID    canonical session id (default: "session"); same input + same id → identical output
+  --validate         check every event against the schema (slower); an invalid event is an error (exit 1)
+`;
+
+export async function normalizeCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, {
+    from: { type: "string" },
+    "session-id": { type: "string" },
+    validate: { type: "boolean" },
+  });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  if (values.from === undefined) throw new UsageError("normalize needs --from SOURCE");
+  const definition = findMapperDefinition(values.from);
+  if (definition === undefined) {
+    throw new UsageError(
+      `unknown source "${values.from}"; expected one of: ${registeredSources().join(", ")}`,
+    );
+  }
+  const file = singleInput(positionals);
+  const mapper = definition.create({ sessionId: values["session-id"] ?? "session" });
+  const sink = new LineSink(io.stdout);
+  let lineNumber = 0;
+  const emit = async (events: readonly unknown[]) => {
+    for (const event of events) {
+      if (values.validate) RuntimeEventSchema.parse(event);
+      await sink.write(JSON.stringify(event));
+    }
+  };
+  for await (const line of readLines(file, io.stdin)) {
+    lineNumber++;
+    const entry = parseTranscriptLine(line, lineNumber);
+    if (entry !== undefined) await emit(mapper.map(entry));
+  }
+  await emit(mapper.finish());
+  await sink.flush();
+  return EXIT_OK;
+}

@@ -1,0 +1,19 @@
+import { asObject, str } from "../../kit/guards.js";
+
+/**
+ * Answers `user-input.requested` questions without a human: each question gets its first option's label.
+ * Questions are read leniently (an array of `{id?, question?, header?, options?: [{label}]}`).
+ */
+export function answerUserInput(questions: unknown): Record<string, string> | undefined {
+  const list = Array.isArray(questions) ? questions : asObject(questions)?.questions;
+  if (!Array.isArray(list)) return undefined;
+  const answers: Record<string, string> = {};
+  list.forEach((raw, index) => {
+    const question = asObject(raw) ?? {};
+    const key = str(question.id) ?? str(question.question) ?? str(question.header) ?? String(index);
+    const options = Array.isArray(question.options) ? question.options : [];
+    const first = asObject(options[0]);
+    answers[key] = str(first?.label) ?? str(first?.value) ?? str(options[0]) ?? "yes";
+  });
+  return answers;
+}

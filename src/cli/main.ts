@@ -1,0 +1,57 @@
+import { UnreadableInputError } from "../node/line-source.js";
+import { coverageCommand } from "./commands/coverage.js";
+import { normalizeCommand } from "./commands/normalize.js";
+import { projectCommand } from "./commands/project.js";
+import { runCommand } from "./commands/run.js";
+import { schemaCommand } from "./commands/schema.js";
+import { verifyCommand } from "./commands/verify.js";
+import { viewCommand } from "./commands/view.js";
+import { type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, MAIN_HELP, UsageError } from "./usage.js";
+
+type Command = (argv: string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  normalize: normalizeCommand,
+  verify: verifyCommand,
+  project: projectCommand,
+  view: viewCommand,
+  run: runCommand,
+  coverage: coverageCommand,
+  schema: schemaCommand,
+  "mock-model": async (argv, io) => (await import("../mock-model/cli.js")).runMockModelCommand(argv, io),
+};
+
+export function processIo(): CliIo {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    isTTY: process.stdout.isTTY === true,
+  };
+}
+
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout.write(MAIN_HELP);
+    return name === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    io.stderr.write(`provider-runtime: unknown command "${name}"\n\n${MAIN_HELP}`);
+    return EXIT_USAGE;
+  }
+  try {
+    return await command(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`provider-runtime ${name}: ${error.message}\n(see provider-runtime ${name} --help)\n`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof UnreadableInputError) {
+      io.stderr.write(`provider-runtime ${name}: ${error.message}\n`);
+      return EXIT_FAILURE;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,37 @@
+/** A mistake in how the command was called: exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export interface CliIo {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  isTTY: boolean;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+export const MAIN_HELP = `provider-runtime — one canonical event stream for Codex, Claude and ACP agents
+
+Usage: provider-runtime <command> [options]
+
+Commands:
+  normalize --from SOURCE [--session-id ID] [--validate] [FILE|-]
+                         native transcript → canonical events (JSONL)
+  verify [FILE|-]        check a canonical stream (exit 1 with one violation per line)
+  project [FILE|-]       canonical stream → thread view (JSON)
+  view [FILE|-]          canonical stream → readable timeline
+  run --provider P [--mock] [--approve ask|accept|decline] [--json] [--record FILE] PROMPT...
+                         a live session with a real agent program
+  coverage [--json]      each native kind of the pinned versions and what it maps to
+  schema                 the canonical JSON Schema
+  mock-model [--port N]  the scripted model server
+
+Run 'provider-runtime <command> --help' for a command's options.
+`;

@@ -1,0 +1,71 @@
+import type { RuntimeEvent } from "../contracts/events.js";
+import type { BaseMapper } from "../kit/base-mapper.js";
+import type { TerminationReason } from "../kit/lifecycle-tracker.js";
+import { type TranscriptDirection, transcriptLine } from "../kit/transcript.js";
+import { EventChannel } from "./event-channel.js";
+
+const wallClock = (): string => new Date().toISOString();
+
+/**
+ * The part every driver shares: each native record is stamped, recorded as a transcript line, mapped, and
+ * queued for the host. Replaying the recorded transcript gives the same events, ids and times.
+ */
+export class DriverSession {
+  readonly channel: EventChannel;
+  readonly #clock: () => string;
+  readonly #record: ((line: string) => void) | undefined;
+
+  constructor(
+    readonly mapper: BaseMapper,
+    options: {
+      record?: ((line: string) => void) | undefined;
+      clock?: (() => string) | undefined;
+      highWaterMark?: number;
+    },
+  ) {
+    this.channel = new EventChannel(options.highWaterMark);
+    this.#clock = options.clock ?? wallClock;
+    this.#record = options.record;
+  }
+
+  get sessionId(): string {
+    return this.mapper.sessionId;
+  }
+
+  get ended(): boolean {
+    return this.channel.closed;
+  }
+
+  /** One native record from (`in`) or to (`out`) the provider. Returns false when the host is behind. */
+  ingest(dir: TranscriptDirection, msg: unknown): boolean {
+    if (this.channel.closed) return false;
+    const t = this.#clock();
+    this.#record?.(transcriptLine(dir, msg, t));
+    return this.channel.pushAll(this.mapper.map({ kind: "message", dir, msg, t }));
+  }
+
+  /** A line from the provider that is not JSON: recorded as-is, surfaced as a `runtime.warning`. */
+  ingestGarbage(text: string): boolean {
+    if (this.channel.closed) return false;
+    const t = this.#clock();
+    this.#record?.(transcriptLine("in", text, t));
+    return this.channel.pushAll(
+      this.mapper.map({ kind: "malformed", text, reason: "provider wrote a line that is not JSON", t }),
+    );
+  }
+
+  /** An event of the driver's own making (e.g. a transport error), in sequence with the rest. */
+  emitOwn(make: Parameters<BaseMapper["emitOwn"]>[0]): RuntimeEvent | undefined {
+    if (this.channel.closed) return undefined;
+    const event = this.mapper.emitOwn(make);
+    this.channel.push(event);
+    return event;
+  }
+
+  /** Closes whatever is open, emits `session.exited`, and ends the event stream. Idempotent. */
+  terminate(reason: TerminationReason): void {
+    if (this.channel.closed) return;
+    this.channel.pushAll(this.mapper.terminate(reason));
+    this.channel.close();
+  }
+}

@@ -1,0 +1,2 @@
+export * from "./reducer.js";
+export * from "./thread-view.js";

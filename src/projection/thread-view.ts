@@ -1,0 +1,93 @@
+import type {
+  CanonicalItemType,
+  CanonicalRequestType,
+  ItemStatus,
+  ProviderKind,
+  SessionState,
+  ThreadState,
+  TurnState,
+} from "../contracts/enums.js";
+import type { PlanStep, ThreadTokenUsage, TokenUsage } from "../contracts/payloads.js";
+
+export interface TurnView {
+  turnId: string;
+  state: TurnState | "running";
+  model?: string;
+  startedAt?: string;
+  completedAt?: string;
+  stopReason?: string | null;
+  errorMessage?: string;
+  usage?: TokenUsage;
+  totalCostUsd?: number;
+  itemIds: string[];
+}
+
+export interface ItemView {
+  itemId: string;
+  itemType: CanonicalItemType;
+  turnId?: string;
+  parentItemId?: string;
+  status: ItemStatus;
+  title?: string;
+  detail?: string;
+  /** Assistant, reasoning and plan text, accumulated from deltas. */
+  text: string;
+  /** Command and file-change output, accumulated from deltas. */
+  output: string;
+  data?: unknown;
+}
+
+export interface RequestView {
+  requestId: string;
+  requestType: CanonicalRequestType;
+  turnId?: string;
+  status: "open" | "resolved";
+  detail?: string;
+  args?: unknown;
+  options?: unknown[];
+  questions?: unknown;
+  answers?: unknown;
+  decision?: string;
+  resolution?: unknown;
+}
+
+export interface ThreadView {
+  sessionId?: string;
+  provider?: ProviderKind;
+  session: { state: SessionState | "unknown"; exitKind?: "graceful" | "error"; exitReason?: string };
+  config: Record<string, unknown>;
+  threadId?: string;
+  providerThreadId?: string;
+  thread: { state: ThreadState | "unknown"; name?: string; metadata: Record<string, unknown> };
+  turns: TurnView[];
+  items: ItemView[];
+  requests: RequestView[];
+  plan: { explanation?: string | null; steps: PlanStep[] };
+  diff?: string;
+  tokenUsage?: ThreadTokenUsage;
+  tasks: Array<{
+    taskId: string;
+    status: "running" | "completed" | "failed" | "stopped";
+    description?: string;
+    summary?: string;
+  }>;
+  errors: Array<{ sequence: number; message: string; class?: string }>;
+  warnings: number;
+  eventCount: number;
+}
+
+export function emptyThreadView(): ThreadView {
+  return {
+    session: { state: "unknown" },
+    config: {},
+    thread: { state: "unknown", metadata: {} },
+    turns: [],
+    items: [],
+    requests: [],
+    plan: { steps: [] },
+    tasks: [],
+    errors: [],
+    warnings: 0,
+    eventCount: 0,
+  };
+}
