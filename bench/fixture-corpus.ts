@@ -1,0 +1,71 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SourceName } from "../src/kit/mapper.js";
+
+/** Where each source's recorded fixtures live. */
+export const FIXTURE_DIRS: Record<SourceName, string[]> = {
+  "codex-app-server": ["codex"],
+  "codex-eventmsg": ["codex-eventmsg"],
+  "codex-rollout": ["codex-rollout"],
+  "codex-sdk": ["codex-sdk"],
+  "claude-sdk": ["claude"],
+  acp: ["acp"],
+  "cursor-acp": ["acp"],
+};
+
+const ROOT = new URL("../test/fixtures/", import.meta.url).pathname;
+
+/** The transcript lines of a source's recorded fixtures (golden outputs and exec captures excluded). */
+export function fixtureLines(source: SourceName): string[] {
+  const lines: string[] = [];
+  for (const dir of FIXTURE_DIRS[source]) {
+    let files: string[];
+    try {
+      files = readdirSync(join(ROOT, dir));
+    } catch {
+      continue;
+    }
+    for (const file of files.sort()) {
+      if (!file.endsWith(".jsonl") || /\.(expected|exec|canonical)\.jsonl$/.test(file)) continue;
+      for (const line of readFileSync(join(ROOT, dir, file), "utf8").split("\n"))
+        if (line.trim()) lines.push(line);
+    }
+  }
+  return lines;
+}
+
+const ID_KEY = /(^id$|Id$|_id$|^call_id$|^session_id$)/;
+
+/**
+ * Repetition `n` of a record with every native id made unique (string ids suffixed, JSON-RPC numeric ids offset),
+ * so that correlation state really grows as it would over a long history.
+ */
+export function uniquify(value: unknown, n: number, key = ""): unknown {
+  if (typeof value === "string") return ID_KEY.test(key) && value.length > 0 ? `${value}~${n}` : value;
+  if (typeof value === "number") return key === "id" ? value + n * 1_000_000 : value;
+  if (Array.isArray(value)) return value.map((v) => uniquify(v, n, key));
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = uniquify(v, n, k);
+    return out;
+  }
+  return value;
+}
+
+/** At least `minLines` transcript lines, built by repeating the fixtures with unique ids per repetition. */
+export function repeatedCorpus(source: SourceName, minLines: number): string[] {
+  const base = fixtureLines(source).map((line) => {
+    try {
+      return JSON.parse(line) as unknown;
+    } catch {
+      return line;
+    }
+  });
+  if (base.length === 0) return [];
+  const out: string[] = [];
+  for (let n = 0; out.length < minLines; n++) {
+    for (const record of base)
+      out.push(typeof record === "string" ? record : JSON.stringify(uniquify(record, n)));
+  }
+  return out;
+}

@@ -1,0 +1,66 @@
+import { readdirSync, readFileSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { fixtureLines } from "../bench/fixture-corpus.js";
+import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
+import { checkMapperRun, transcriptLinesArbitrary } from "../src/test-support/mapper-fuzz.js";
+
+const REGRESSIONS = new URL("./fixtures/fuzz-regressions/", import.meta.url);
+
+describe.each(MAPPER_DEFINITIONS.map((d) => [d.source, d] as const))(
+  "mapper %s under damaged input",
+  (_source, definition) => {
+    const lines = fixtureLines(definition.source).filter((line) => {
+      try {
+        JSON.parse(line);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+
+    it("has recorded fixtures to mutate", () => {
+      expect(lines.length).toBeGreaterThan(0);
+    });
+
+    it("never throws, emits only valid events, accounts for every inbound record, is deterministic", () => {
+      fc.assert(
+        fc.property(transcriptLinesArbitrary(lines), (input) => {
+          const problem = checkMapperRun(definition, input);
+          expect(problem?.problem).toBeUndefined();
+        }),
+        { numRuns: 300, seed: 20261130 },
+      );
+    });
+
+    it("passes every saved fuzz regression case", () => {
+      let cases: string[] = [];
+      try {
+        cases = readFileSync(new URL(`${definition.source}.jsonl`, REGRESSIONS), "utf8")
+          .split("\n")
+          .filter(Boolean);
+      } catch {
+        cases = [];
+      }
+      for (const line of cases) {
+        const saved = JSON.parse(line) as { lines: string[] };
+        expect(checkMapperRun(definition, saved.lines)?.problem).toBeUndefined();
+      }
+    });
+  },
+);
+
+it("every mapper source is registered", () => {
+  expect(MAPPER_DEFINITIONS.map((d) => d.source).sort()).toEqual(
+    [
+      "acp",
+      "claude-sdk",
+      "codex-app-server",
+      "codex-eventmsg",
+      "codex-rollout",
+      "codex-sdk",
+      "cursor-acp",
+    ].sort(),
+  );
+  expect(readdirSync(REGRESSIONS)).toBeDefined();
+});
