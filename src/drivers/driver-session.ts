@@ -57,7 +57,7 @@ export class DriverSession {
   /** An event of the driver's own making (e.g. a transport error), in sequence with the rest. */
   emitOwn(make: Parameters<BaseMapper["emitOwn"]>[0]): RuntimeEvent | undefined {
     if (this.channel.closed) return undefined;
-    const event = this.mapper.emitOwn(make);
+    const event = this.mapper.emitOwn(make, this.#clock());
     this.channel.push(event);
     return event;
   }
@@ -65,7 +65,7 @@ export class DriverSession {
   /** Closes whatever is open, emits `session.exited`, and ends the event stream. Idempotent. */
   terminate(reason: TerminationReason): void {
     if (this.channel.closed) return;
-    this.channel.pushAll(this.mapper.terminate(reason));
+    this.channel.pushAll(this.mapper.terminate(reason, this.#clock()));
     this.channel.close();
   }
 }

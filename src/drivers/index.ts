@@ -11,7 +11,7 @@ type DriverLoader = () => Promise<(options: DriverOptions) => RuntimeDriver>;
 /** Drivers load lazily so that importing one does not pull every provider SDK in. */
 const LOADERS: Record<DriverProvider, DriverLoader> = {
   codex: async () => unavailable("codex"),
-  "codex-sdk": async () => unavailable("codex-sdk"),
+  "codex-sdk": async () => (await import("../providers/codex-sdk/driver.js")).createCodexSdkDriver,
   claude: async () => unavailable("claude"),
   cursor: async () => unavailable("cursor"),
   acp: async () => unavailable("acp"),

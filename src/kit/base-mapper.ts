@@ -50,14 +50,14 @@ export abstract class BaseMapper implements RuntimeMapper {
   }
 
   /** Closes every open turn, request and item and ends the session (see LifecycleTracker.terminate). */
-  terminate(reason: TerminationReason): RuntimeEvent[] {
-    this.builder.at(undefined);
+  terminate(reason: TerminationReason, time?: string): RuntimeEvent[] {
+    this.builder.at(time);
     return this.lifecycle.terminate(this.builder, reason);
   }
 
   /** For drivers: an event that no native record produced (e.g. a transport error), tracked like the rest. */
-  emitOwn(event: (builder: EventBuilder) => RuntimeEvent): RuntimeEvent {
-    this.builder.at(undefined);
+  emitOwn(event: (builder: EventBuilder) => RuntimeEvent, time?: string): RuntimeEvent {
+    this.builder.at(time);
     const made = event(this.builder);
     this.lifecycle.observe(made);
     return made;

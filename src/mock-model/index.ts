@@ -1,0 +1,43 @@
+export {
+  type ClaudeEnvOptions,
+  type CodexHomeEnv,
+  type CodexHomeExtra,
+  claudeEnv,
+  codexBinaryPath,
+  codexConfigToml,
+  MOCK_API_KEY,
+  writeCodexHome,
+} from "./agent-env.js";
+export {
+  MOCK_MODEL_HELP,
+  type MockModelCommandControl,
+  type MockModelCommandIo,
+  runMockModelCommand,
+} from "./cli.js";
+export {
+  CLAUDE_SHELL_COMMAND,
+  EDIT_FILE_CONTENT,
+  EDIT_FILE_NAME,
+  finalAnswer,
+  isScenarioName,
+  LONG_DELTA_COUNT,
+  type ModelApi,
+  type ReplyBlock,
+  type ReplyLabel,
+  type RequestFacts,
+  SCENARIO_NAMES,
+  type ScenarioName,
+  type ScriptedReply,
+  type ScriptOverride,
+  SHELL_COMMAND,
+  SHELL_MARKER_OUTPUT,
+  SIDE_REQUEST_ANSWER,
+  SUBAGENT_ANSWER,
+  scriptReply,
+} from "./scenarios.js";
+export {
+  type MockModelOptions,
+  type MockModelServer,
+  type MockRequestRecord,
+  startMockModel,
+} from "./server.js";

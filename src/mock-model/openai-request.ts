@@ -1,0 +1,74 @@
+import { isObject, type JsonObject, objects, schemaPropertyNames, text } from "./json-shapes.js";
+import { announcedCwd, isSubagentTaskPrompt, scenarioFromPrompts } from "./prompt-markers.js";
+import type { OfferedTool, RequestFacts, ToolResultFact } from "./scenarios.js";
+
+const CALL_TYPES = new Set(["function_call", "custom_tool_call"]);
+const OUTPUT_TYPES = new Set(["function_call_output", "custom_tool_call_output"]);
+
+/** Reads a Responses API request body (`POST /v1/responses`) into the facts a scenario needs. */
+export function readResponsesRequest(body: unknown): RequestFacts {
+  const request = isObject(body) ? body : {};
+  const input = inputItems(request.input);
+  const userIndexes = input.flatMap((item, index) => (isUserMessage(item) ? [index] : []));
+  const prompts = userIndexes.map((index) => messageText(input[index]));
+  const latestUser = userIndexes.at(-1) ?? -1;
+  return {
+    api: "openai-responses",
+    scenario: scenarioFromPrompts(prompts),
+    tools: offeredTools(request.tools),
+    toolResults: toolResultsAfter(input, latestUser),
+    isSubagentTask: isSubagentTaskPrompt(prompts.at(-1)),
+    cwd: announcedCwd(
+      input.filter((item) => item.type === "message" || item.role !== undefined).map(messageText),
+    ),
+  };
+}
+
+function inputItems(input: unknown): JsonObject[] {
+  if (typeof input === "string") return [{ type: "message", role: "user", content: input }];
+  return objects(input);
+}
+
+function isUserMessage(item: JsonObject): boolean {
+  return (item.type === "message" || item.type === undefined) && item.role === "user";
+}
+
+function messageText(item: JsonObject | undefined): string {
+  const content = item?.content;
+  if (typeof content === "string") return content;
+  return objects(content)
+    .map((part) => text(part.text) ?? "")
+    .join("\n");
+}
+
+function offeredTools(tools: unknown): Map<string, OfferedTool> {
+  const offered = new Map<string, OfferedTool>();
+  for (const tool of objects(tools)) {
+    const name = text(tool.name);
+    if (name === undefined || (tool.type !== "function" && tool.type !== "custom")) continue;
+    offered.set(name, { kind: tool.type, parameters: schemaPropertyNames(tool.parameters) });
+  }
+  return offered;
+}
+
+function toolResultsAfter(input: readonly JsonObject[], start: number): ToolResultFact[] {
+  const callNames = new Map<string, string>();
+  for (const item of input) {
+    const callId = text(item.call_id);
+    const name = text(item.name);
+    if (CALL_TYPES.has(String(item.type)) && callId !== undefined && name !== undefined)
+      callNames.set(callId, name);
+  }
+  return input
+    .slice(start + 1)
+    .filter((item) => OUTPUT_TYPES.has(String(item.type)))
+    .map((item) => ({ toolName: callNames.get(text(item.call_id) ?? ""), output: outputText(item.output) }));
+}
+
+function outputText(output: unknown): string {
+  if (typeof output === "string") return output;
+  if (isObject(output)) return text(output.content) ?? JSON.stringify(output);
+  return objects(output)
+    .map((part) => text(part.text) ?? "")
+    .join("\n");
+}

@@ -1,0 +1,290 @@
+/**
+ * The scripted behaviours of the mock model, as one table.
+ *
+ * A reply is decided from the request alone (see `RequestFacts`), so the server holds no conversation state and a
+ * retried request always gets the same reply.
+ */
+
+export const SCENARIO_NAMES = [
+  "text",
+  "reasoning",
+  "shell",
+  "edit",
+  "plan",
+  "question",
+  "subagent",
+  "long",
+  "error-429",
+  "error-500",
+  "cutoff",
+] as const;
+
+export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+
+/** What a record says was answered: a scenario, a tool-less side request, or the task given to a subagent. */
+export type ReplyLabel = ScenarioName | "side-request" | "subagent-task";
+
+export type ModelApi = "openai-responses" | "anthropic-messages";
+
+/** `custom` is the OpenAI freeform tool (its call carries a string `input`, not JSON arguments). */
+export type ToolKind = "function" | "custom";
+
+export interface OfferedTool {
+  kind: ToolKind;
+  /** Top-level property names of the tool's input schema, when it has one. */
+  parameters: ReadonlySet<string>;
+}
+
+/** Everything a scenario may depend on, read off one request. */
+export interface RequestFacts {
+  api: ModelApi;
+  /** The scenario of the latest user prompt carrying a `mock:<name>` marker; `text` when there is none. */
+  scenario: ScenarioName;
+  tools: ReadonlyMap<string, OfferedTool>;
+  /** Tool results that came back since the latest user prompt, oldest first. */
+  toolResults: readonly ToolResultFact[];
+  /** The latest user prompt is the task our `subagent` scenario handed to a subagent. */
+  isSubagentTask: boolean;
+  /** The working directory the agent announced in its context, when it did. */
+  cwd: string | undefined;
+}
+
+export interface ToolResultFact {
+  toolName: string | undefined;
+  output: string;
+}
+
+export type ReplyBlock =
+  | { type: "reasoning"; deltas: readonly string[] }
+  | { type: "text"; deltas: readonly string[] }
+  /** `input` is a JSON object for function tools and a string for OpenAI freeform (`custom`) tools. */
+  | { type: "tool_call"; name: string; input: Record<string, unknown> | string };
+
+export type ScriptedReply =
+  | { kind: "stream"; blocks: readonly ReplyBlock[]; label: ReplyLabel; cutOffAfterDeltas?: number }
+  | { kind: "error"; status: 429 | 500; label: ReplyLabel };
+
+/** A test's override: return a reply to use it, or `undefined` to fall back to the table. */
+export type ScriptOverride = (facts: RequestFacts) => ScriptedReply | undefined;
+
+export const SHELL_MARKER_OUTPUT = "mock-shell-output";
+/** Codex asks approval for any command under `untrusted`, so the plainest command will do. */
+export const SHELL_COMMAND = `echo ${SHELL_MARKER_OUTPUT}`;
+/** Claude Code runs read-only commands such as a bare `echo` without asking; `tee` makes it ask (canUseTool). */
+export const CLAUDE_SHELL_COMMAND = `echo ${SHELL_MARKER_OUTPUT} | tee /dev/null`;
+export const EDIT_FILE_NAME = "mock-edit.txt";
+export const EDIT_FILE_CONTENT = "written by the mock model";
+/** A phrase only our subagent prompt contains, so the subagent's own request can be recognised. */
+export const SUBAGENT_TASK_SENTINEL = "mock subagent task";
+export const SUBAGENT_ANSWER = "mock subagent answer";
+export const SIDE_REQUEST_ANSWER = "mock side answer";
+export const LONG_DELTA_COUNT = 3000;
+export const CUTOFF_AFTER_DELTAS = 2;
+
+export function finalAnswer(scenario: ScenarioName, detail?: string): string {
+  return detail === undefined
+    ? `mock final answer: ${scenario}`
+    : `mock final answer: ${scenario} (${detail})`;
+}
+
+export function isScenarioName(value: string): value is ScenarioName {
+  return (SCENARIO_NAMES as readonly string[]).includes(value);
+}
+
+const scenarioTable: Record<ScenarioName, (facts: RequestFacts) => ScriptedReply> = {
+  text: (facts) => answer(facts, finalAnswer("text")),
+  reasoning: () => ({
+    kind: "stream",
+    label: "reasoning",
+    blocks: [
+      { type: "reasoning", deltas: ["Thinking about ", "the mock ", "request."] },
+      { type: "text", deltas: splitWords(finalAnswer("reasoning")) },
+    ],
+  }),
+  shell: (facts) =>
+    toolThenAnswer(facts, shellCall(facts), (results) =>
+      results.some((result) => result.output.includes(SHELL_MARKER_OUTPUT))
+        ? `saw ${SHELL_MARKER_OUTPUT}`
+        : "no command output",
+    ),
+  edit: (facts) => toolThenAnswer(facts, editCall(facts)),
+  plan: (facts) => planReply(facts),
+  question: (facts) => toolThenAnswer(facts, questionCall(facts)),
+  subagent: (facts) => toolThenAnswer(facts, subagentCall(facts)),
+  long: () => ({
+    kind: "stream",
+    label: "long",
+    blocks: [
+      {
+        type: "text",
+        deltas: [
+          finalAnswer("long"),
+          ...Array.from({ length: LONG_DELTA_COUNT - 1 }, (_, index) => ` word${index + 1}`),
+        ],
+      },
+    ],
+  }),
+  "error-429": () => ({ kind: "error", status: 429, label: "error-429" }),
+  "error-500": () => ({ kind: "error", status: 500, label: "error-500" }),
+  cutoff: () => ({
+    kind: "stream",
+    label: "cutoff",
+    cutOffAfterDeltas: CUTOFF_AFTER_DELTAS,
+    blocks: [{ type: "text", deltas: ["mock ", "partial ", "answer ", "never ", "finished"] }],
+  }),
+};
+
+/** Picks the reply for one request: override, then side request / subagent task, then the scenario table. */
+export function scriptReply(
+  facts: RequestFacts,
+  options: { scenario?: ScenarioName | undefined; script?: ScriptOverride | undefined } = {},
+): ScriptedReply {
+  const scripted = options.script?.(facts);
+  if (scripted !== undefined) return scripted;
+  if (facts.tools.size === 0) return textReply("side-request", SIDE_REQUEST_ANSWER);
+  if (facts.isSubagentTask) return textReply("subagent-task", SUBAGENT_ANSWER);
+  const scenario = options.scenario ?? facts.scenario;
+  return scenarioTable[scenario]({ ...facts, scenario });
+}
+
+interface ToolCall {
+  name: string;
+  input: Record<string, unknown> | string;
+}
+
+/** A tool call to make, or the reason none of the scenario's tools is offered. */
+type ToolChoice = ToolCall | { missing: string };
+
+function toolThenAnswer(
+  facts: RequestFacts,
+  choice: ToolChoice,
+  describeResults?: (results: readonly ToolResultFact[]) => string,
+): ScriptedReply {
+  if (facts.toolResults.length > 0)
+    return answer(facts, finalAnswer(facts.scenario, describeResults?.(facts.toolResults)));
+  if ("missing" in choice) return answer(facts, finalAnswer(facts.scenario, choice.missing));
+  return { kind: "stream", label: facts.scenario, blocks: [{ type: "tool_call", ...choice }] };
+}
+
+function answer(facts: RequestFacts, text: string): ScriptedReply {
+  return textReply(facts.scenario, text);
+}
+
+function textReply(label: ReplyLabel, text: string): ScriptedReply {
+  return { kind: "stream", label, blocks: [{ type: "text", deltas: splitWords(text) }] };
+}
+
+/** Splits text into word-sized deltas that concatenate back to it. */
+export function splitWords(text: string): string[] {
+  return text.match(/\s*\S+/g) ?? [text];
+}
+
+function shellCall(facts: RequestFacts): ToolChoice {
+  if (facts.tools.has("exec_command")) return { name: "exec_command", input: { cmd: SHELL_COMMAND } };
+  if (facts.tools.has("shell")) return { name: "shell", input: { command: ["bash", "-lc", SHELL_COMMAND] } };
+  if (facts.tools.has("Bash"))
+    return { name: "Bash", input: { command: CLAUDE_SHELL_COMMAND, description: "Print the mock marker" } };
+  return { missing: "no shell tool offered" };
+}
+
+function editCall(facts: RequestFacts): ToolChoice {
+  const patch = `*** Begin Patch\n*** Add File: ${EDIT_FILE_NAME}\n+${EDIT_FILE_CONTENT}\n*** End Patch\n`;
+  const applyPatch = facts.tools.get("apply_patch");
+  if (applyPatch !== undefined)
+    return { name: "apply_patch", input: applyPatch.kind === "custom" ? patch : { input: patch } };
+  if (facts.tools.has("Write"))
+    return {
+      name: "Write",
+      input: { file_path: inCwd(facts, EDIT_FILE_NAME), content: `${EDIT_FILE_CONTENT}\n` },
+    };
+  return { missing: "no edit tool offered" };
+}
+
+const PLAN_STEPS = [
+  { step: "Read the request", status: "completed" },
+  { step: "Make the change", status: "in_progress" },
+  { step: "Check the result", status: "pending" },
+] as const;
+
+/**
+ * Claude Code 2.1 offers `TodoWrite` only in some setups; otherwise its task tools are deferred and must first be
+ * loaded through `ToolSearch`, so the plan may take two tool steps.
+ */
+function planReply(facts: RequestFacts): ScriptedReply {
+  const called = new Set(facts.toolResults.map((result) => result.toolName));
+  const planTools = ["update_plan", "TodoWrite", "TaskCreate"];
+  if (planTools.some((name) => called.has(name))) return answer(facts, finalAnswer("plan"));
+  const call = planCall(facts, called);
+  if ("missing" in call) return answer(facts, finalAnswer("plan", call.missing));
+  return { kind: "stream", label: "plan", blocks: [{ type: "tool_call", ...call }] };
+}
+
+function planCall(facts: RequestFacts, called: ReadonlySet<string | undefined>): ToolChoice {
+  if (facts.tools.has("update_plan"))
+    return {
+      name: "update_plan",
+      input: { explanation: "mock plan", plan: PLAN_STEPS.map((step) => ({ ...step })) },
+    };
+  if (facts.tools.has("TodoWrite")) {
+    const todos = PLAN_STEPS.map(({ step, status }) => ({
+      content: step,
+      status,
+      activeForm: `Doing: ${step}`,
+    }));
+    return { name: "TodoWrite", input: { todos } };
+  }
+  if (facts.tools.has("TaskCreate"))
+    return {
+      name: "TaskCreate",
+      input: { subject: "Make the change", description: "mock plan task", activeForm: "Making the change" },
+    };
+  if (facts.tools.has("ToolSearch") && !called.has("ToolSearch"))
+    return { name: "ToolSearch", input: { query: "select:TaskCreate" } };
+  return { missing: "no plan tool offered" };
+}
+
+function questionCall(facts: RequestFacts): ToolChoice {
+  const options = [
+    { label: "Blue (Recommended)", description: "The mock's favourite colour." },
+    { label: "Green", description: "The other choice." },
+  ];
+  const question = "Which colour should the mock use?";
+  if (facts.tools.has("AskUserQuestion"))
+    return {
+      name: "AskUserQuestion",
+      input: { questions: [{ question, header: "Colour", options, multiSelect: false }] },
+    };
+  if (facts.tools.has("request_user_input"))
+    return {
+      name: "request_user_input",
+      input: { questions: [{ id: "mock_colour", header: "Colour", question, options }] },
+    };
+  return { missing: "no question tool offered" };
+}
+
+function subagentCall(facts: RequestFacts): ToolChoice {
+  const prompt = `${SUBAGENT_TASK_SENTINEL}: reply with a short greeting.`;
+  for (const name of ["Agent", "Task"]) {
+    const tool = facts.tools.get(name);
+    if (tool === undefined) continue;
+    const input: Record<string, unknown> = {
+      description: "Mock subagent",
+      prompt,
+      subagent_type: "general-purpose",
+      // Claude Code runs agents in the background by default; the scenario wants the result in the same turn.
+      run_in_background: false,
+    };
+    return { name, input: keepOfferedParameters(input, tool) };
+  }
+  if (facts.tools.has("spawn_agent")) return { name: "spawn_agent", input: { message: prompt } };
+  return { missing: "no subagent tool offered" };
+}
+
+function keepOfferedParameters(input: Record<string, unknown>, tool: OfferedTool): Record<string, unknown> {
+  if (tool.parameters.size === 0) return input;
+  return Object.fromEntries(Object.entries(input).filter(([key]) => tool.parameters.has(key)));
+}
+
+function inCwd(facts: RequestFacts, fileName: string): string {
+  return facts.cwd === undefined ? fileName : `${facts.cwd.replace(/\/+$/, "")}/${fileName}`;
+}

@@ -1,0 +1,229 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import { readMessagesRequest } from "./anthropic-request.js";
+import { messagesJson, messagesStream } from "./anthropic-stream.js";
+import { providerErrorBody } from "./error-bodies.js";
+import { isObject } from "./json-shapes.js";
+import { readResponsesRequest } from "./openai-request.js";
+import { responsesJson, responsesStream } from "./openai-stream.js";
+import type { ModelApi, ReplyLabel, RequestFacts, ScenarioName, ScriptOverride } from "./scenarios.js";
+import { scriptReply } from "./scenarios.js";
+import { estimateTokens, openSse, type ReplyContext, type SseScript, writeSseEvent } from "./sse.js";
+
+export interface MockModelOptions {
+  /** 0 (the default) picks a free port. The server always binds 127.0.0.1. */
+  port?: number;
+  /** Requests beyond this many get 503. Default 10 000. */
+  maxRequests?: number;
+  /** When set, the server closes itself after this many milliseconds. */
+  ttlMs?: number;
+  /** How many of the latest requests `requests` keeps. Default 1 000. */
+  maxRecordedRequests?: number;
+  /** Larger request bodies get 413. Default 32 MiB. */
+  maxBodyBytes?: number;
+  /** Forces this scenario for every request, whatever its prompt says. */
+  scenario?: ScenarioName;
+  /** Decides replies before the scenario table does. */
+  script?: ScriptOverride;
+}
+
+export interface MockRequestRecord {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body; undefined when there was none or it was not JSON. */
+  body: unknown;
+  /** What the mock answered with; undefined for requests that are not model turns. */
+  scenario: ReplyLabel | undefined;
+  /** The HTTP status sent; 0 until the response has closed, or when none was sent. */
+  status: number;
+}
+
+export interface MockModelServer {
+  /** `http://127.0.0.1:PORT`, without `/v1`: Codex wants `${baseUrl}/v1`, Claude Code wants `baseUrl`. */
+  baseUrl: string;
+  port: number;
+  requests: MockRequestRecord[];
+  /** Settles when the server has closed, by `close()` or by its time to live. */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_MAX_REQUESTS = 10_000;
+const DEFAULT_MAX_RECORDS = 1_000;
+const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+export async function startMockModel(options: MockModelOptions = {}): Promise<MockModelServer> {
+  const requests: MockRequestRecord[] = [];
+  const maxRecords = options.maxRecordedRequests ?? DEFAULT_MAX_RECORDS;
+  let received = 0;
+
+  const server = createServer((request, response) => {
+    received += 1;
+    const record: MockRequestRecord = {
+      method: request.method ?? "GET",
+      path: request.url ?? "/",
+      headers: request.headers,
+      body: undefined,
+      scenario: undefined,
+      status: 0,
+    };
+    requests.push(record);
+    if (requests.length > maxRecords) requests.splice(0, requests.length - maxRecords);
+    response.on("close", () => {
+      record.status = response.headersSent ? response.statusCode : 0;
+    });
+    if (received > (options.maxRequests ?? DEFAULT_MAX_REQUESTS)) {
+      sendJson(
+        response,
+        503,
+        providerErrorBody(apiOfPath(record.path), 503, "mock model request cap reached"),
+      );
+      request.resume();
+      return;
+    }
+    handle(request, response, record, received, options).catch((error: unknown) => {
+      if (!response.headersSent) sendJson(response, 500, { error: { message: String(error) } });
+      else response.destroy();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const closed = new Promise<void>((resolve) => server.once("close", () => resolve()));
+  const close = async () => {
+    if (!server.listening) return closed;
+    server.close();
+    server.closeAllConnections();
+    return closed;
+  };
+  if (options.ttlMs !== undefined) setTimeout(() => void close(), options.ttlMs).unref();
+  return { baseUrl: `http://127.0.0.1:${port}`, port, requests, closed, close };
+}
+
+async function handle(
+  request: IncomingMessage,
+  response: ServerResponse,
+  record: MockRequestRecord,
+  requestNumber: number,
+  options: MockModelOptions,
+): Promise<void> {
+  const path = new URL(record.path, "http://127.0.0.1").pathname.replace(/\/+$/, "") || "/";
+  const api = apiOfPath(path);
+  const raw = await readBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  if (raw === "too-large")
+    return sendJson(response, 413, providerErrorBody(api, 413, "request body too large"));
+  const decoded = decode(raw, request.headers["content-encoding"]);
+  if (decoded === undefined)
+    return sendJson(response, 415, providerErrorBody(api, 400, "unsupported content-encoding"));
+  record.body = parseJson(decoded);
+
+  if (path === "/" && (record.method === "GET" || record.method === "HEAD"))
+    return sendJson(response, 200, { ok: true, server: "provider-runtime mock model" });
+  if (record.method !== "POST")
+    return sendJson(response, 404, providerErrorBody(api, 404, `no route ${record.method} ${path}`));
+  if (path === "/v1/messages/count_tokens")
+    return sendJson(response, 200, { input_tokens: estimateTokens(decoded.length) });
+  if (path !== "/v1/responses" && path !== "/responses" && path !== "/v1/messages")
+    return sendJson(response, 404, providerErrorBody(api, 404, `no route POST ${path}`));
+  if (!isObject(record.body))
+    return sendJson(response, 400, providerErrorBody(api, 400, "body is not a JSON object"));
+
+  const facts: RequestFacts =
+    api === "anthropic-messages" ? readMessagesRequest(record.body) : readResponsesRequest(record.body);
+  const reply = scriptReply(facts, { scenario: options.scenario, script: options.script });
+  record.scenario = reply.label;
+  if (reply.kind === "error") {
+    const message = `mock ${reply.status} error (scenario ${reply.label})`;
+    return sendJson(response, reply.status, providerErrorBody(api, reply.status, message));
+  }
+  const context: ReplyContext = {
+    requestNumber,
+    model: typeof record.body.model === "string" ? record.body.model : "mock-model",
+    inputTokens: estimateTokens(decoded.length),
+  };
+  if (record.body.stream !== true) {
+    const json = api === "anthropic-messages" ? messagesJson(reply, context) : responsesJson(reply, context);
+    // Claude Code falls back to a non-streaming request when a stream breaks; a cutoff must break that one too.
+    if (reply.cutOffAfterDeltas !== undefined) return sendCutJson(response, json);
+    return sendJson(response, 200, json);
+  }
+  sendScript(
+    response,
+    api === "anthropic-messages" ? messagesStream(reply, context) : responsesStream(reply, context),
+  );
+}
+
+function sendScript(response: ServerResponse, script: SseScript): void {
+  openSse(response);
+  const count = script.cutAfterEvents ?? script.events.length;
+  for (const event of script.events.slice(0, count)) writeSseEvent(response, event);
+  if (script.cutAfterEvents === undefined) {
+    response.end();
+    return;
+  }
+  // Destroy only once the partial stream reached the socket, so the client sees a started, then broken, stream.
+  response.write("", () => response.socket?.destroy());
+}
+
+function sendCutJson(response: ServerResponse, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  response.write(text.slice(0, Math.floor(text.length / 2)), () => response.socket?.destroy());
+}
+
+function apiOfPath(path: string): ModelApi {
+  return path.includes("/messages") ? "anthropic-messages" : "openai-responses";
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | "too-large"> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+    });
+    request.on("end", () => resolve(size > maxBytes ? "too-large" : Buffer.concat(chunks)));
+    request.on("error", reject);
+  });
+}
+
+function decode(raw: Buffer, encoding: string | undefined): string | undefined {
+  switch (encoding?.trim().toLowerCase()) {
+    case undefined:
+    case "":
+    case "identity":
+      return raw.toString("utf8");
+    case "gzip":
+      return gunzipSync(raw).toString("utf8");
+    case "deflate":
+      return inflateSync(raw).toString("utf8");
+    case "br":
+      return brotliDecompressSync(raw).toString("utf8");
+    default:
+      return undefined;
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,231 @@
+import { randomUUID } from "node:crypto";
+import type { Codex, Thread, ThreadEvent } from "@openai/codex-sdk";
+import type { RuntimeEvent } from "../../contracts/events.js";
+import { DriverSession } from "../../drivers/driver-session.js";
+import {
+  type DriverOptions,
+  type RequestResponse,
+  type RuntimeDriver,
+  type TurnInput,
+  UnknownRequestError,
+} from "../../drivers/types.js";
+import { CodexSdkMapper } from "./mapper.js";
+import { type HostRecord, TURN_INPUT, TURN_INTERRUPT } from "./records.js";
+import { type CodexConfig, codexConfig, execEnvironment, removeHome } from "./sdk-options.js";
+
+export interface CodexSdkDriverOptions extends DriverOptions {
+  /** `--config` values merged over the driver's (e.g. `{model_providers: {mock: {stream_max_retries: 1}}}`). */
+  config?: CodexConfig;
+  /** Run this executable instead of the codex binary the SDK bundles (tests use a wrapper around it). */
+  codexPath?: string;
+}
+
+/** The mock's model name: one Codex knows (an unknown name adds a "model metadata not found" item). */
+const MOCK_MODEL = "gpt-5.5";
+const DEFAULT_START_TIMEOUT_MS = 30_000;
+const STOP_GRACE_MS = 5_000;
+
+/** A turn in flight: one `codex exec` process. */
+interface ActiveRun {
+  abort: AbortController;
+  done: Promise<void>;
+  /** Set when the host aborted it (interrupt or stop): the exec error that follows is expected. */
+  abortedByHost: boolean;
+  /** The native stream ended the turn (turn.completed / turn.failed): a non-zero exit after it is not a crash. */
+  turnEnded: boolean;
+}
+
+/**
+ * The Codex TypeScript SDK driver: `Thread.runStreamed()` per turn (each a `codex exec --experimental-json`
+ * process of the SDK's own codex binary), abort for interrupt. exec has no approval channel, so no request is
+ * ever opened and `respond()` always rejects.
+ */
+export function createCodexSdkDriver(options: CodexSdkDriverOptions): RuntimeDriver {
+  return new CodexSdkDriver(options);
+}
+
+class CodexSdkDriver implements RuntimeDriver {
+  readonly provider = "codex-sdk" as const;
+  readonly sessionId: string;
+  readonly events: AsyncIterable<RuntimeEvent>;
+  readonly #options: CodexSdkDriverOptions;
+  readonly #session: DriverSession;
+  readonly #mapper: CodexSdkMapper;
+  #thread: Thread | undefined;
+  #ownedHome: string | undefined;
+  #run: ActiveRun | undefined;
+  #stopped = false;
+
+  constructor(options: CodexSdkDriverOptions) {
+    this.#options = options;
+    this.sessionId = options.sessionId ?? `ses_${randomUUID()}`;
+    this.#mapper = new CodexSdkMapper({ sessionId: this.sessionId });
+    this.#session = new DriverSession(this.#mapper, { record: options.record, clock: options.clock });
+    this.events = this.#session.channel;
+  }
+
+  async start(): Promise<void> {
+    if (this.#thread !== undefined) return;
+    try {
+      const sdk = await import("@openai/codex-sdk");
+      const mock = this.#options.modelBaseUrl;
+      const { env, ownedHome } = await execEnvironment(mock, this.#options.env);
+      this.#ownedHome = ownedHome;
+      const codex: Codex = new sdk.Codex({
+        config: codexConfig(mock, this.#options.config),
+        ...(env === undefined ? {} : { env }),
+        ...(this.#options.codexPath === undefined ? {} : { codexPathOverride: this.#options.codexPath }),
+      });
+      const model = this.#options.model ?? (mock === undefined ? undefined : MOCK_MODEL);
+      const threadOptions = {
+        workingDirectory: this.#options.cwd,
+        skipGitRepoCheck: true,
+        sandboxMode: "workspace-write" as const,
+        ...(model === undefined ? {} : { model }),
+      };
+      this.#thread =
+        this.#options.resume === undefined
+          ? codex.startThread(threadOptions)
+          : codex.resumeThread(this.#options.resume, threadOptions);
+    } catch (error) {
+      this.#session.terminate({
+        kind: "crash",
+        message: `could not start the Codex SDK: ${messageOf(error)}`,
+      });
+      await removeHome(this.#ownedHome);
+      throw error;
+    }
+  }
+
+  /** Resolves once exec has started the turn (its `turn.started`); rejects if the run fails before that. */
+  async sendTurn(input: TurnInput): Promise<void> {
+    const thread = this.#thread;
+    if (thread === undefined) throw new Error("codex-sdk driver: call start() first");
+    if (this.#session.ended) throw new Error("codex-sdk driver: the session has ended");
+    const previous = this.#run;
+    if (previous !== undefined) {
+      // After its turn.completed, the previous exec process only has to exit.
+      if (!previous.turnEnded)
+        throw new Error("codex-sdk driver: a turn is already running (exec cannot steer)");
+      await withTimeout(previous.done, STOP_GRACE_MS);
+      if (this.#session.ended) throw new Error("codex-sdk driver: the session has ended");
+    }
+    this.#record({ type: TURN_INPUT, input: input.text });
+
+    let accept: () => void = () => undefined;
+    let refuse: (error: Error) => void = () => undefined;
+    const accepted = new Promise<void>((resolve, reject) => {
+      accept = resolve;
+      refuse = reject;
+    });
+    const run: ActiveRun = {
+      abort: new AbortController(),
+      done: Promise.resolve(),
+      abortedByHost: false,
+      turnEnded: false,
+    };
+    this.#run = run;
+    run.done = this.#consume(thread, input.text, run, accept).then(
+      () => accept(),
+      (error: unknown) => refuse(error instanceof Error ? error : new Error(String(error))),
+    );
+    void run.done.finally(() => {
+      if (this.#run === run) this.#run = undefined;
+    });
+
+    const timeoutMs = this.#options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const message = `codex exec did not start the turn within ${timeoutMs} ms`;
+        run.abortedByHost = true;
+        run.abort.abort();
+        this.#session.terminate({ kind: "crash", message });
+        reject(new Error(message));
+      }, timeoutMs);
+    });
+    try {
+      await Promise.race([accepted, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async respond(requestId: string, _response: RequestResponse): Promise<void> {
+    throw new UnknownRequestError(requestId);
+  }
+
+  async interrupt(): Promise<void> {
+    const run = this.#run;
+    if (run === undefined || run.turnEnded || this.#session.ended) return;
+    this.#record({ type: TURN_INTERRUPT, reason: "interrupted by host" });
+    run.abortedByHost = true;
+    run.abort.abort();
+    await withTimeout(run.done, STOP_GRACE_MS);
+  }
+
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    const run = this.#run;
+    if (run !== undefined) {
+      if (!run.turnEnded && !this.#session.ended)
+        this.#record({ type: TURN_INTERRUPT, reason: "stopped by host" });
+      run.abortedByHost = true;
+      run.abort.abort();
+      await withTimeout(run.done, STOP_GRACE_MS);
+    }
+    this.#session.terminate({ kind: "stop", message: "stopped by host" });
+    await removeHome(this.#ownedHome);
+  }
+
+  #record(record: HostRecord): void {
+    this.#session.ingest("out", record);
+  }
+
+  /** Feeds one exec run's ThreadEvents to the session; a run that dies with its turn open ends the session. */
+  async #consume(thread: Thread, text: string, run: ActiveRun, accept: () => void): Promise<void> {
+    try {
+      const { events } = await thread.runStreamed(text, { signal: run.abort.signal });
+      for await (const event of events as AsyncGenerator<ThreadEvent>) {
+        if (this.#session.ended || run.abortedByHost) break;
+        const hostKeepsUp = this.#session.ingest("in", event);
+        if (event.type === "turn.started") accept();
+        if (event.type === "turn.completed" || event.type === "turn.failed") run.turnEnded = true;
+        if (!hostKeepsUp && !this.#session.ended) await this.#drained(run.abort.signal);
+      }
+    } catch (error) {
+      if (run.abortedByHost || this.#session.ended) return;
+      const message = messageOf(error);
+      const garbage = /^Failed to parse item: ([\s\S]*)$/.exec(message);
+      if (garbage !== null) this.#session.ingestGarbage(garbage[1] ?? "");
+      if (run.turnEnded && garbage === null) return;
+      this.#session.terminate({ kind: "crash", message: `codex exec failed: ${message.trim()}` });
+      throw error;
+    }
+  }
+
+  /** Back-pressure: wait until the host has read the queue down, or the run is aborted. */
+  #drained(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal.aborted) return resolve();
+      signal.addEventListener("abort", () => resolve(), { once: true });
+      this.#session.channel.onDrain(resolve);
+    });
+  }
+}
+
+async function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    promise.catch(() => undefined),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
