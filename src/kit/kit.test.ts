@@ -124,3 +124,10 @@ describe("BaseMapper", () => {
     expect(mapper.terminate({ kind: "stop", message: "again" })).toEqual([]);
   });
 });
+
+describe("transcript timestamps", () => {
+  it("take epoch milliseconds and ignore ones no date can hold", () => {
+    expect(parseTranscriptLine('{"t":0,"dir":"in","msg":{}}')).toMatchObject({ t: "1970-01-01T00:00:00.000Z" });
+    expect(parseTranscriptLine('{"t":1e308,"dir":"in","msg":{}}')).toEqual({ kind: "message", dir: "in", msg: {} });
+  });
+});

@@ -16,7 +16,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function timestampOf(value: Record<string, unknown>): string | undefined {
   const t = value.t ?? value.ts;
   if (typeof t === "string" && t.length > 0) return t;
-  if (typeof t === "number" && Number.isFinite(t)) return new Date(t).toISOString();
+  if (typeof t === "number") {
+    const date = new Date(t);
+    if (!Number.isNaN(date.getTime())) return date.toISOString();
+  }
   return undefined;
 }
 
