@@ -19,7 +19,8 @@ describe("EventChannel", () => {
     expect(drained).toBe(true);
     channel.close();
     const rest: number[] = [];
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) rest.push(next.value.sequence);
+    for (let next = await iterator.next(); !next.done; next = await iterator.next())
+      rest.push(next.value.sequence);
     expect(rest).toEqual([4, 5]);
   });
 

@@ -10,16 +10,12 @@ type DriverLoader = () => Promise<(options: DriverOptions) => RuntimeDriver>;
 
 /** Drivers load lazily so that importing one does not pull every provider SDK in. */
 const LOADERS: Record<DriverProvider, DriverLoader> = {
-  codex: async () => unavailable("codex"),
+  codex: async () => (await import("../providers/codex/driver.js")).createCodexDriver,
   "codex-sdk": async () => (await import("../providers/codex-sdk/driver.js")).createCodexSdkDriver,
-  claude: async () => unavailable("claude"),
-  cursor: async () => unavailable("cursor"),
-  acp: async () => unavailable("acp"),
+  claude: async () => (await import("../providers/claude/driver.js")).createClaudeDriver,
+  cursor: async () => (await import("../providers/acp/driver.js")).createCursorDriver,
+  acp: async () => (await import("../providers/acp/driver.js")).createAcpDriver,
 };
-
-function unavailable(provider: string): never {
-  throw new Error(`the ${provider} driver is not available in this build`);
-}
 
 export async function createDriver(provider: DriverProvider, options: DriverOptions): Promise<RuntimeDriver> {
   const factory = await LOADERS[provider]();

@@ -34,7 +34,7 @@ export interface DriverOptions {
   record?: (line: string) => void;
   /** Clock for live events (default: wall time). */
   clock?: () => string;
-  /** For ACP: the agent command line. */
+  /** The agent's command line, replacing the default (an ACP agent; a wrapped `codex app-server`). */
   agentCommand?: string[];
   /** Milliseconds to wait for the agent's handshake before failing. */
   startTimeoutMs?: number;

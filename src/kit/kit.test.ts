@@ -74,6 +74,10 @@ describe("transcript lines", () => {
     expect(parseTranscriptLine('{"ts":"x","channel":"lifecycle","message":{"a":1}}')).toMatchObject({
       kind: "skipped",
     });
+    expect(parseTranscriptLine('{"ts":"x","channel":"scenario-result","ok":true}')).toMatchObject({
+      kind: "skipped",
+    });
+    expect(parseTranscriptLine('{"ts":"x","channel":"server->client"}')).toMatchObject({ kind: "malformed" });
     expect(parseTranscriptLine('{"method":"x"}')).toEqual({
       kind: "message",
       dir: "in",
@@ -127,7 +131,13 @@ describe("BaseMapper", () => {
 
 describe("transcript timestamps", () => {
   it("take epoch milliseconds and ignore ones no date can hold", () => {
-    expect(parseTranscriptLine('{"t":0,"dir":"in","msg":{}}')).toMatchObject({ t: "1970-01-01T00:00:00.000Z" });
-    expect(parseTranscriptLine('{"t":1e308,"dir":"in","msg":{}}')).toEqual({ kind: "message", dir: "in", msg: {} });
+    expect(parseTranscriptLine('{"t":0,"dir":"in","msg":{}}')).toMatchObject({
+      t: "1970-01-01T00:00:00.000Z",
+    });
+    expect(parseTranscriptLine('{"t":1e308,"dir":"in","msg":{}}')).toEqual({
+      kind: "message",
+      dir: "in",
+      msg: {},
+    });
   });
 });

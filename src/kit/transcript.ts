@@ -42,6 +42,12 @@ export function parseTranscriptLine(text: string, line?: number): TranscriptEntr
 
 export function entryFromValue(value: unknown): TranscriptEntry {
   if (!isRecord(value)) return { kind: "malformed", text: safeText(value), reason: "not a JSON object" };
+  // A probe line's bookkeeping channels (lifecycle, scenario-result, ...) may carry no message at all.
+  if (typeof value.channel === "string" && !("message" in value) && !("msg" in value)) {
+    return INBOUND.has(value.channel) || OUTBOUND.has(value.channel)
+      ? { kind: "malformed", text: safeText(value), reason: `no message on channel ${value.channel}` }
+      : { kind: "skipped", channel: value.channel };
+  }
   const direction = value.dir ?? value.channel;
   const msg = "msg" in value ? value.msg : value.message;
   if (typeof direction === "string" && msg !== undefined && ("msg" in value || "message" in value)) {

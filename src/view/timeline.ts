@@ -48,7 +48,9 @@ export class TimelineRenderer {
     const pending = this.#pending;
     if (pending === undefined) return [];
     this.#pending = undefined;
-    return [`${pending.head} ${this.#paint("dim", "│")} ${pending.text.replace(/\n+$/, "").replace(/\n/g, "\n    ")}`];
+    return [
+      `${pending.head} ${this.#paint("dim", "│")} ${pending.text.replace(/\n+$/, "").replace(/\n/g, "\n    ")}`,
+    ];
   }
 
   #head(event: RuntimeEvent): string {

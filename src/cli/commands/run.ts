@@ -9,13 +9,14 @@ import type { DriverOptions, RequestResponse, RuntimeDriver } from "../../driver
 import { TimelineRenderer } from "../../view/timeline.js";
 import { parseCommandArgs } from "../args.js";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "../usage.js";
+import { resolveAcpAgent } from "./acp-agent.js";
 import { answerUserInput } from "./run-answers.js";
 
 const HELP = `Usage: provider-runtime run --provider ${DRIVER_PROVIDERS.join("|")} [options] PROMPT...
 
 Runs one turn of a live session with the real agent program and prints its canonical events.
   --mock                 start the built-in mock model server (offline); the prompt's mock:<scenario> picks the script
-  --agent CMD            the ACP agent command line (--provider acp)
+  --agent CMD            the ACP agent: a command line, or claude-agent-acp | codex-acp (--provider acp)
   --cwd DIR              the agent's working directory (default: a fresh temp dir with --mock, else the current dir)
   --model NAME           the model to ask for
   --approve MODE         ask (default on a terminal) | accept | decline (default off a terminal)
@@ -69,7 +70,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     if (mock) options.modelBaseUrl = mock.baseUrl;
     if (values.model !== undefined) options.model = values.model;
     if (values["session-id"] !== undefined) options.sessionId = values["session-id"];
-    if (values.agent !== undefined) options.agentCommand = splitCommand(values.agent);
+    if (values.agent !== undefined) {
+      const launch = await resolveAcpAgent(values.agent, mock?.baseUrl);
+      if (launch.warning !== undefined) io.stderr.write(`provider-runtime: ${launch.warning}\n`);
+      options.agentCommand = launch.command;
+      options.env = launch.env;
+    }
     if (recordStream) options.record = (line) => recordStream.write(`${line}\n`);
     const driver = await createDriver(provider, options);
     return await driveOneTurn(driver, prompt, {
@@ -180,10 +186,4 @@ async function startMock(): Promise<{ baseUrl: string; close: () => Promise<void
   const { startMockModel } = await import("../../mock-model/index.js");
   const server = await startMockModel();
   return { baseUrl: server.baseUrl, close: async () => server.close() };
-}
-
-/** Splits a command line on spaces, honouring simple quotes. */
-export function splitCommand(command: string): string[] {
-  const parts = command.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
-  return parts.map((part) => part.replace(/^(["'])(.*)\1$/, "$2"));
 }

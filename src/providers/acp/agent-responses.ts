@@ -1,0 +1,283 @@
+import type { TurnState } from "../../contracts/enums.js";
+import type { RuntimeEventRaw } from "../../contracts/envelope.js";
+import type { RuntimeEventType } from "../../contracts/event-types.js";
+import type { RuntimeEvent } from "../../contracts/events.js";
+import type { RuntimeEventPayloadByType, TokenUsage } from "../../contracts/payloads.js";
+import type { EventBuilder } from "../../kit/event-builder.js";
+import { isObject, type JsonObject, num, str } from "../../kit/guards.js";
+import { providerEvent } from "../../kit/warnings.js";
+import type { AcpSessionState, OutgoingRequest } from "./session-state.js";
+import { endToolsOfTurn } from "./tool-calls.js";
+import { ACP_ERROR, type AcpRpcError, errorClassOf, isRecoverableError } from "./wire.js";
+
+export interface ResponseInput {
+  state: AcpSessionState;
+  b: EventBuilder;
+  request: OutgoingRequest;
+  /** JSON-RPC id of our request. */
+  id: string;
+  result: JsonObject;
+  raw: RuntimeEventRaw;
+}
+
+export interface ResponseHandler {
+  yields: RuntimeEventType[];
+  note?: string;
+  map(input: ResponseInput): RuntimeEvent[];
+}
+
+/** session/new, load and resume: the session (= the canonical thread) is ready. */
+function sessionReady(resume: boolean) {
+  return ({ state, b, request, result, raw }: ResponseInput): RuntimeEvent[] => {
+    const nativeId = str(result.sessionId) ?? str(request.params.sessionId);
+    if (nativeId !== undefined) state.bindSession(nativeId);
+    const events: RuntimeEvent[] = [
+      b.emit(
+        "session.started",
+        resume ? { message: request.method, resume: { sessionId: nativeId } } : { message: request.method },
+        state.context(raw),
+      ),
+      b.emit(
+        "thread.started",
+        nativeId === undefined ? {} : { providerThreadId: nativeId },
+        state.context(raw),
+      ),
+      b.emit("session.state.changed", { state: "ready" }, state.context(raw)),
+    ];
+    const config: JsonObject = {};
+    if (isObject(result.modes)) config.modes = result.modes;
+    if (Array.isArray(result.configOptions)) config.configOptions = result.configOptions;
+    if (Object.keys(config).length > 0)
+      events.push(b.emit("session.configured", { config }, state.context(raw)));
+    return events;
+  };
+}
+
+const TURN_STATE: Record<string, TurnState> = {
+  end_turn: "completed",
+  max_tokens: "completed",
+  max_turn_requests: "completed",
+  refusal: "completed",
+  cancelled: "cancelled",
+};
+
+/** The unstable PromptResponse `usage` in canonical words. */
+function promptUsage(usage: unknown): TokenUsage | undefined {
+  if (!isObject(usage)) return undefined;
+  const out: TokenUsage = {};
+  const fields: [keyof TokenUsage, string][] = [
+    ["inputTokens", "inputTokens"],
+    ["outputTokens", "outputTokens"],
+    ["totalTokens", "totalTokens"],
+    ["reasoningOutputTokens", "thoughtTokens"],
+    ["cachedInputTokens", "cachedReadTokens"],
+    ["cacheWriteTokens", "cachedWriteTokens"],
+  ];
+  for (const [to, from] of fields) {
+    const value = num(usage[from]);
+    if (value !== undefined) out[to] = value;
+  }
+  return out;
+}
+
+/** Ends the turn of a prompt: its open text and tool items first, then exactly one `turn.completed`. */
+export function endTurn(
+  state: AcpSessionState,
+  b: EventBuilder,
+  promptId: string,
+  raw: RuntimeEventRaw,
+  payload: RuntimeEventPayloadByType["turn.completed"],
+  before: RuntimeEvent[] = [],
+): RuntimeEvent[] {
+  const turnId = state.closeTurn(promptId);
+  if (turnId === undefined) {
+    return [
+      ...before,
+      providerEvent(b, "session/prompt", raw, "answer to a prompt that started no turn", state.context(raw)),
+    ];
+  }
+  const context = state.context(raw, { turnId });
+  return [
+    ...state.closeText(b, raw),
+    ...endToolsOfTurn(state, b, turnId, raw),
+    ...before,
+    b.emit("turn.completed", payload, context),
+  ];
+}
+
+function promptDone({ state, b, id, result, raw }: ResponseInput): RuntimeEvent[] {
+  const stopReason = str(result.stopReason) ?? null;
+  const usage = promptUsage(result.usage);
+  return endTurn(state, b, id, raw, {
+    state: (stopReason === null ? undefined : TURN_STATE[stopReason]) ?? "completed",
+    stopReason,
+    ...(usage === undefined ? {} : { usage }),
+  });
+}
+
+function named(name: string, summary?: string) {
+  return ({ state, b, raw }: ResponseInput): RuntimeEvent[] => [
+    providerEvent(b, name, raw, summary, state.context(raw)),
+  ];
+}
+
+function threadState(stateName: "closed" | "archived" | "active") {
+  return ({ state, b, request, raw }: ResponseInput): RuntimeEvent[] => [
+    b.emit(
+      "thread.state.changed",
+      { state: stateName, detail: { method: request.method } },
+      state.context(raw),
+    ),
+  ];
+}
+
+/** Answers to the agent methods (our requests), by method: 13 in v1 plus the unstable ones. */
+export const AGENT_RESPONSE_HANDLERS: Record<string, ResponseHandler> = {
+  initialize: {
+    yields: ["session.configured"],
+    note: "protocolVersion, agentCapabilities, authMethods, agentInfo",
+    map: ({ state, b, result, raw }) => [
+      b.emit("session.configured", { config: result }, state.context(raw)),
+    ],
+  },
+  authenticate: {
+    yields: ["auth.status"],
+    note: "an error → auth.status{error} + runtime.error(permission_error)",
+    map: ({ state, b, raw }) => [b.emit("auth.status", { isAuthenticating: false }, state.context(raw))],
+  },
+  "session/new": {
+    yields: ["session.started", "thread.started", "session.state.changed", "session.configured"],
+    map: sessionReady(false),
+  },
+  "session/load": {
+    yields: ["session.started", "thread.started", "session.state.changed", "session.configured"],
+    map: sessionReady(true),
+  },
+  "session/resume": {
+    yields: ["session.started", "thread.started", "session.state.changed", "session.configured"],
+    map: sessionReady(true),
+  },
+  "session/prompt": {
+    yields: ["turn.completed"],
+    note: "stopReason → state (cancelled → cancelled, else completed); the request itself → turn.started",
+    map: promptDone,
+  },
+  "session/cancel": {
+    yields: ["provider.event", "runtime.warning"],
+    note: "normally a notification; Cursor takes it as a request and answers -32601 → runtime.warning",
+    map: named("session/cancel", "cancel acknowledged"),
+  },
+  "session/set_mode": {
+    yields: ["session.configured"],
+    map: ({ state, b, request, raw }) => [
+      b.emit("session.configured", { config: { currentModeId: request.params.modeId } }, state.context(raw)),
+    ],
+  },
+  "session/set_config_option": {
+    yields: ["session.configured"],
+    map: ({ state, b, result, raw }) => [
+      b.emit("session.configured", { config: { configOptions: result.configOptions } }, state.context(raw)),
+    ],
+  },
+  "session/list": { yields: ["provider.event"], map: named("session/list") },
+  "session/delete": { yields: ["thread.state.changed"], map: threadState("closed") },
+  "session/close": { yields: ["thread.state.changed"], map: threadState("closed") },
+  logout: {
+    yields: ["auth.status"],
+    map: ({ state, b, raw }) => [
+      b.emit("auth.status", { isAuthenticating: false, output: ["logged out"] }, state.context(raw)),
+    ],
+  },
+  // unstable
+  "providers/list": { yields: ["provider.event"], note: "unstable", map: named("providers/list") },
+  "providers/set": { yields: ["provider.event"], note: "unstable", map: named("providers/set") },
+  "providers/disable": { yields: ["provider.event"], note: "unstable", map: named("providers/disable") },
+  "auth/status": {
+    yields: ["auth.status"],
+    note: "unstable",
+    map: ({ state, b, result, raw }) => [
+      b.emit("auth.status", { isAuthenticating: result.state === "authenticating" }, state.context(raw)),
+    ],
+  },
+  "session/fork": {
+    yields: ["provider.event"],
+    note: "unstable: the fork is another session",
+    map: named("session/fork"),
+  },
+  "session/archive": { yields: ["thread.state.changed"], note: "unstable", map: threadState("archived") },
+  "session/unarchive": { yields: ["thread.state.changed"], note: "unstable", map: threadState("active") },
+  "session/status": { yields: ["provider.event"], note: "unstable", map: named("session/status") },
+  "session/set_title": {
+    yields: ["thread.metadata.updated"],
+    note: "unstable",
+    map: ({ state, b, request, raw }) => {
+      const title = str(request.params.title);
+      return [
+        b.emit("thread.metadata.updated", title === undefined ? {} : { name: title }, state.context(raw)),
+      ];
+    },
+  },
+  "mcp/message": { yields: ["provider.event"], note: "unstable: MCP over ACP", map: named("mcp/message") },
+};
+
+export interface ErrorInput {
+  state: AcpSessionState;
+  b: EventBuilder;
+  request: OutgoingRequest;
+  id: string;
+  error: AcpRpcError;
+  raw: RuntimeEventRaw;
+}
+
+/** §5.4: an error answer to one of our requests. */
+export function mapAgentError({ state, b, request, id, error, raw }: ErrorInput): RuntimeEvent[] {
+  const detail = { method: request.method, code: error.code, data: error.data };
+  const message = `${request.method} failed: ${error.message}`;
+  const errorClass = errorClassOf(error.code);
+  const context = state.context(raw);
+  switch (request.method) {
+    case "session/cancel":
+      return [
+        b.emit(
+          "runtime.warning",
+          { message, detail: { ...detail, reason: "cancel-unsupported", fallback: "process-interrupt" } },
+          context,
+        ),
+      ];
+    case "session/prompt": {
+      // A failed prompt ends its turn: unknown session (-32603 / -32002), invalid params, or anything else.
+      const errorEvent = b.emit("runtime.error", { message, class: errorClass, detail }, state.context(raw));
+      const cancelled = error.code === ACP_ERROR.requestCancelled;
+      return endTurn(
+        state,
+        b,
+        id,
+        raw,
+        cancelled
+          ? { state: "cancelled", stopReason: "cancelled", errorMessage: error.message }
+          : { state: "failed", errorMessage: error.message },
+        [errorEvent],
+      );
+    }
+    case "authenticate":
+      return [
+        b.emit("auth.status", { isAuthenticating: false, error: error.message }, context),
+        b.emit("runtime.error", { message, class: "permission_error", detail }, context),
+      ];
+    case "initialize":
+    case "session/new":
+    case "session/load":
+    case "session/resume":
+      return [
+        b.emit("runtime.error", { message, class: errorClass, detail }, context),
+        b.emit("session.state.changed", { state: "error", reason: error.message }, context),
+      ];
+    default:
+      if (isRecoverableError(error.code)) {
+        return [
+          b.emit("runtime.warning", { message, detail: { ...detail, reason: "unsupported" } }, context),
+        ];
+      }
+      return [b.emit("runtime.error", { message, class: errorClass, detail }, context)];
+  }
+}

@@ -1,0 +1,202 @@
+import type { ApprovalDecision, CanonicalRequestType } from "../../contracts/enums.js";
+import type { RuntimeEventRaw } from "../../contracts/envelope.js";
+import type { RuntimeEventType } from "../../contracts/event-types.js";
+import type { RuntimeEvent } from "../../contracts/events.js";
+import type { EventBuilder } from "../../kit/event-builder.js";
+import { isObject, type JsonObject, str } from "../../kit/guards.js";
+import { providerEvent } from "../../kit/warnings.js";
+import { decisionOfOption } from "./permission-options.js";
+import type { AcpSessionState, InboundRequest } from "./session-state.js";
+import { requestTypeOfToolKind, toolItemIdOf } from "./tool-calls.js";
+
+export interface ClientMethodInput {
+  state: AcpSessionState;
+  b: EventBuilder;
+  method: string;
+  params: JsonObject;
+  raw: RuntimeEventRaw;
+}
+
+/**
+ * A method the agent calls on us (a request we must answer, or a notification). A request opens a canonical
+ * request (`request.opened`, plus `user-input.requested` when it asks the user); our answer resolves it.
+ */
+export interface ClientMethodHandler {
+  yields: RuntimeEventType[];
+  note?: string;
+  /** The canonical request a call of this method opens (requests only). */
+  requestType?: (params: JsonObject) => CanonicalRequestType;
+  asksUser?: boolean;
+  detail?: (params: JsonObject) => string | undefined;
+  /** Events besides the request (for notifications: all of them). */
+  events?: (input: ClientMethodInput) => RuntimeEvent[];
+  /** Our answer as a canonical decision. Default: a result accepts, an error declines. */
+  decide?: (request: InboundRequest, result: JsonObject) => ApprovalDecision;
+}
+
+const capability = (what: (params: JsonObject) => string | undefined): ClientMethodHandler => ({
+  yields: ["request.opened", "request.resolved"],
+  note: "a client capability the agent uses; our answer resolves it",
+  requestType: () => "client_capability",
+  detail: what,
+});
+
+const pathOf = (params: JsonObject) => str(params.path);
+const terminalOf = (params: JsonObject) => str(params.terminalId);
+
+function permissionDecision(request: InboundRequest, result: JsonObject): ApprovalDecision {
+  const outcome = isObject(result.outcome) ? result.outcome : {};
+  if (outcome.outcome !== "selected") return "cancel";
+  const optionId = str(outcome.optionId);
+  return (optionId === undefined ? undefined : decisionOfOption(request.options, optionId)) ?? "accept";
+}
+
+function elicitationDecision(_request: InboundRequest, result: JsonObject): ApprovalDecision {
+  const action = str(result.action);
+  return action === "accept" ? "accept" : action === "decline" ? "decline" : "cancel";
+}
+
+/** The v1 client methods (and the unstable ones), by method. */
+export const CLIENT_METHOD_HANDLERS: Record<string, ClientMethodHandler> = {
+  "session/request_permission": {
+    yields: ["request.opened", "request.resolved"],
+    note: "requestType from the tool's kind; options kept; our optionId's kind gives the decision",
+    requestType: (params) =>
+      requestTypeOfToolKind(isObject(params.toolCall) ? params.toolCall.kind : undefined),
+    detail: (params) => (isObject(params.toolCall) ? str(params.toolCall.title) : undefined),
+    decide: permissionDecision,
+  },
+  "session/update": { yields: [], note: "dispatched by sessionUpdate kind (group `update`)" },
+  "fs/read_text_file": capability(pathOf),
+  "fs/write_text_file": capability(pathOf),
+  "terminal/create": capability((params) =>
+    [str(params.command), ...((params.args as string[]) ?? [])].join(" "),
+  ),
+  "terminal/output": capability(terminalOf),
+  "terminal/release": capability(terminalOf),
+  "terminal/wait_for_exit": capability(terminalOf),
+  "terminal/kill": capability(terminalOf),
+  "elicitation/create": {
+    yields: ["request.opened", "user-input.requested", "user-input.resolved", "request.resolved"],
+    requestType: () => "mcp_elicitation",
+    asksUser: true,
+    detail: (params) => str(params.message),
+    decide: elicitationDecision,
+  },
+  "elicitation/complete": {
+    yields: ["provider.event"],
+    note: "notification: a URL-mode elicitation finished",
+    events: ({ state, b, params, raw }) => [
+      providerEvent(b, "elicitation/complete", raw, str(params.elicitationId), state.context(raw)),
+    ],
+  },
+  "$/cancel_request": {
+    yields: ["provider.event"],
+    note: "protocol notification: the agent withdrew a request (our answer still resolves it)",
+    events: ({ state, b, params, raw }) => [
+      providerEvent(
+        b,
+        "$/cancel_request",
+        raw,
+        str(params.requestId) ?? String(params.requestId),
+        state.context(raw),
+      ),
+    ],
+  },
+  // unstable
+  "mcp/message": { ...capability((params) => str(params.method)), note: "unstable: MCP over ACP" },
+  "auth/status_update": {
+    yields: ["auth.status"],
+    note: "unstable notification",
+    events: ({ state, b, params, raw }) => [
+      b.emit("auth.status", { isAuthenticating: params.state === "authenticating" }, state.context(raw)),
+    ],
+  },
+};
+
+/** Opens the canonical request of an inbound request. */
+export function openInboundRequest(
+  input: ClientMethodInput,
+  handler: ClientMethodHandler,
+  jsonRpcId: string,
+): RuntimeEvent[] {
+  const { state, b, method, params, raw } = input;
+  const requestType = handler.requestType?.(params) ?? "unknown";
+  const asksUser = handler.asksUser === true;
+  const requestId = state.openInbound(jsonRpcId, {
+    method,
+    requestType,
+    options: Array.isArray(params.options) ? params.options : [],
+    isUserInput: asksUser,
+  });
+  const toolCallId = isObject(params.toolCall) ? str(params.toolCall.toolCallId) : str(params.toolCallId);
+  const context = state.context(raw, {
+    requestId,
+    itemId: toolItemIdOf(state, toolCallId),
+    providerRefs: { providerRequestId: jsonRpcId, providerItemId: toolCallId },
+  });
+  const detail = handler.detail?.(params);
+  const events = handler.events?.(input) ?? [];
+  events.push(
+    b.emit(
+      "request.opened",
+      {
+        requestType,
+        ...(detail === undefined || detail.length === 0 ? {} : { detail }),
+        args: params,
+        ...(Array.isArray(params.options) ? { options: params.options } : {}),
+      },
+      context,
+    ),
+  );
+  if (asksUser) events.push(b.emit("user-input.requested", { questions: params }, context));
+  return events;
+}
+
+/** Our answer (`out` response or error) to an inbound request: `request.resolved` with the canonical decision. */
+export function resolveInboundRequest(
+  state: AcpSessionState,
+  b: EventBuilder,
+  handler: ClientMethodHandler | undefined,
+  jsonRpcId: string,
+  answer: { result: JsonObject } | { error: JsonObject },
+  raw: RuntimeEventRaw,
+): RuntimeEvent[] {
+  const open = state.inboundFor(jsonRpcId);
+  if (open === undefined) {
+    return [
+      b.emit(
+        "runtime.warning",
+        { message: `answer to unknown agent request ${jsonRpcId}`, detail: { reason: "unmatched-response" } },
+        state.context(raw),
+      ),
+    ];
+  }
+  state.closeInbound(jsonRpcId);
+  const { request } = open;
+  const decision: ApprovalDecision =
+    "error" in answer ? "decline" : (handler?.decide?.(request, answer.result) ?? "accept");
+  const context = state.context(raw, {
+    requestId: open.id,
+    turnId: request.turnId,
+    providerRefs: { providerRequestId: jsonRpcId },
+  });
+  const events: RuntimeEvent[] = [];
+  if (request.isUserInput) {
+    const answers =
+      "result" in answer ? (answer.result.content ?? answer.result.answers ?? answer.result) : {};
+    events.push(b.emit("user-input.resolved", { answers }, context));
+  }
+  events.push(
+    b.emit(
+      "request.resolved",
+      {
+        requestType: request.requestType,
+        decision,
+        resolution: "error" in answer ? answer.error : answer.result,
+      },
+      context,
+    ),
+  );
+  return events;
+}

@@ -1,0 +1,206 @@
+import type { DriverSession } from "../../drivers/driver-session.js";
+import type { DriverOptions, RequestResponse } from "../../drivers/types.js";
+import { isObject, str } from "../../kit/guards.js";
+import type { AgentProcess } from "./agent-process.js";
+import type { AcpMapper } from "./mapper.js";
+import { outcomeForDecision } from "./permission-options.js";
+import type { AcpProfile } from "./profile.js";
+import { ACP_ERROR } from "./wire.js";
+import { tappedAgentStream } from "./wire-tap.js";
+
+type Sdk = typeof import("@agentclientprotocol/sdk");
+type InitializeRequest = import("@agentclientprotocol/sdk").InitializeRequest;
+type ClientConnection = ReturnType<ReturnType<Sdk["client"]>["connect"]>;
+
+export interface ConnectionHooks {
+  /** Waits for the host's answer to the canonical request `requestId`. */
+  askHost(requestId: string): Promise<RequestResponse>;
+}
+
+const CLIENT_INFO = { name: "provider-runtime", title: "provider-runtime", version: "0.1.0" };
+
+/** The ACP conversation: the SDK client app, its tapped stream, and the calls a driver makes. */
+export class AcpConnection {
+  readonly #connection: ClientConnection;
+  readonly #profile: AcpProfile;
+  #nativeSessionId: string | undefined;
+  #lastWrite: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    sdk: Sdk,
+    agent: AgentProcess,
+    session: DriverSession,
+    mapper: AcpMapper,
+    profile: AcpProfile,
+    hooks: ConnectionHooks,
+  ) {
+    this.#profile = profile;
+    const stream = tappedAgentStream(sdk, agent, {
+      inbound: (message) => {
+        if (session.ingest("in", message)) return undefined;
+        return new Promise<void>((resolve) => session.channel.onDrain(resolve));
+      },
+      outbound: (message) => {
+        session.ingest("out", message);
+      },
+      garbage: (line) => {
+        session.ingestGarbage(line);
+      },
+    });
+    const ask = async (jsonRpcId: string | number | null): Promise<RequestResponse> => {
+      const requestId = jsonRpcId === null ? undefined : mapper.openRequestIdFor(jsonRpcId);
+      return requestId === undefined ? { decision: "cancel" } : hooks.askHost(requestId);
+    };
+    const passThrough = (params: unknown) => params;
+    let app = sdk
+      .client({ name: CLIENT_INFO.name })
+      .onNotification("*", () => {})
+      .onRequest("session/request_permission", async ({ params, requestId }) => {
+        const response = await ask(requestId);
+        return {
+          outcome: outcomeForDecision(params.options, response.decision, preferredOptionId(response)),
+        };
+      })
+      .onRequest("elicitation/create", async ({ requestId }) => {
+        const response = await ask(requestId);
+        if (response.decision === "accept" || response.decision === "acceptForSession") {
+          return { action: "accept", content: response.answers ?? {} } as never;
+        }
+        return { action: response.decision === "decline" ? "decline" : "cancel" } as never;
+      });
+    if (profile.name === "cursor") {
+      // Unverified shapes (Cursor's docs): questions and plans wait for the host; the rest is acknowledged.
+      app = app
+        .onRequest("cursor/ask_question", passThrough, async ({ requestId }) => {
+          const response = await ask(requestId);
+          return response.decision === "cancel" ? { cancelled: true } : { answers: response.answers ?? {} };
+        })
+        .onRequest("cursor/create_plan", passThrough, async ({ requestId }) => {
+          const response = await ask(requestId);
+          return { accepted: response.decision === "accept" || response.decision === "acceptForSession" };
+        });
+      for (const method of ["cursor/update_todos", "cursor/task", "cursor/generate_image"]) {
+        app = app.onRequest(method, passThrough, () => ({})).onNotification(method, passThrough, () => {});
+      }
+    }
+    const tracked: typeof stream = {
+      readable: stream.readable,
+      writable: new WritableStream({
+        write: (message) => {
+          const writer = stream.writable.getWriter();
+          const written = writer.write(message).finally(() => writer.releaseLock());
+          this.#lastWrite = written.catch(() => {});
+          return written;
+        },
+      }),
+    };
+    this.#connection = app.connect(tracked);
+  }
+
+  get nativeSessionId(): string | undefined {
+    return this.#nativeSessionId;
+  }
+
+  /** initialize → authenticate (when the agent needs it) → session/new or session/load. */
+  async handshake(options: DriverOptions, timeoutMs: number): Promise<void> {
+    await withTimeout(this.#handshake(options), timeoutMs, "the agent did not complete the ACP handshake");
+  }
+
+  async #handshake(options: DriverOptions): Promise<void> {
+    const agent = this.#connection.agent;
+    const initialize: InitializeRequest = {
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      clientInfo: CLIENT_INFO,
+    };
+    const init = await agent.request("initialize", initialize);
+    const authMethods = (init.authMethods ?? []).map((method) => method.id);
+    const authenticate = async () => {
+      const methodId = authMethods[0];
+      if (methodId !== undefined) await agent.request("authenticate", { methodId });
+    };
+    // Cursor documents `cursor_login` as required before a session; others say so with -32000.
+    if (this.#profile.name === "cursor" && authMethods.includes("cursor_login")) {
+      await agent.request("authenticate", { methodId: "cursor_login" });
+    }
+    const open = async () => {
+      if (options.resume !== undefined) {
+        await agent.request("session/load", { sessionId: options.resume, cwd: options.cwd, mcpServers: [] });
+        return options.resume;
+      }
+      const created = await agent.request("session/new", { cwd: options.cwd, mcpServers: [] });
+      return created.sessionId;
+    };
+    try {
+      this.#nativeSessionId = await open();
+    } catch (error) {
+      if (codeOf(error) !== ACP_ERROR.authRequired || authMethods.length === 0) throw error;
+      await authenticate();
+      this.#nativeSessionId = await open();
+    }
+  }
+
+  /** Sends the prompt; the answer (stopReason) arrives through the tap and ends the turn. */
+  prompt(text: string): void {
+    const sessionId = this.#requireSession();
+    this.#connection.agent
+      .request("session/prompt", { sessionId, prompt: [{ type: "text", text }] })
+      .catch(() => {
+        // An error answer is mapped from the wire (runtime.error + failed turn); a closed connection by the driver.
+      });
+  }
+
+  /**
+   * Asks the agent to cancel the turn. The spec makes session/cancel a notification; Cursor only answers it as a
+   * request (with -32601). Returns true when the agent said it cannot cancel.
+   */
+  async cancel(): Promise<boolean> {
+    const sessionId = this.#requireSession();
+    const agent = this.#connection.agent;
+    if (this.#profile.name !== "cursor") {
+      await agent.notify("session/cancel", { sessionId });
+      return false;
+    }
+    try {
+      await withTimeout(agent.request("session/cancel", { sessionId }), 5_000, "session/cancel timed out");
+      return false;
+    } catch (error) {
+      return codeOf(error) === ACP_ERROR.methodNotFound;
+    }
+  }
+
+  /** Resolves once everything written so far has reached the agent's stdin. */
+  async flush(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    await this.#lastWrite;
+  }
+
+  close(): void {
+    this.#connection.close();
+  }
+
+  #requireSession(): string {
+    if (this.#nativeSessionId === undefined) throw new Error("no ACP session: start() first");
+    return this.#nativeSessionId;
+  }
+}
+
+function preferredOptionId(response: RequestResponse): string | undefined {
+  return isObject(response.payload) ? str(response.payload.optionId) : undefined;
+}
+
+function codeOf(error: unknown): number | undefined {
+  return isObject(error) && typeof error.code === "number" ? error.code : undefined;
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

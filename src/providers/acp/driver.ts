@@ -1,0 +1,175 @@
+import { randomUUID } from "node:crypto";
+import type { RuntimeEvent } from "../../contracts/events.js";
+import { DriverSession } from "../../drivers/driver-session.js";
+import {
+  type DriverOptions,
+  type DriverProvider,
+  type RequestResponse,
+  type RuntimeDriver,
+  type TurnInput,
+  UnknownRequestError,
+} from "../../drivers/types.js";
+import { AgentProcess } from "./agent-process.js";
+import { AcpConnection } from "./connection.js";
+import { AcpMapper } from "./mapper.js";
+import { type AcpProfile, CURSOR_PROFILE, GENERIC_PROFILE } from "./profile.js";
+
+export const CURSOR_AGENT_COMMAND = ["agent", "acp"] as const;
+
+export const CURSOR_NOT_INSTALLED =
+  "Cursor's CLI (`agent`) is not installed or not on PATH. Install it with " +
+  "`curl https://cursor.com/install -fsS | bash` (see https://cursor.com/cli), run `agent login`, " +
+  "then try again — or pass another ACP agent with `--provider acp --agent CMD`.";
+
+interface PendingAnswer {
+  resolve(response: RequestResponse): void;
+}
+
+/**
+ * Any ACP agent through `@agentclientprotocol/sdk`: spawns the program, does the handshake, and feeds every
+ * message of both directions to the ACP mapper. Approvals wait for `respond()`.
+ */
+class AcpDriver implements RuntimeDriver {
+  readonly sessionId: string;
+  readonly events: AsyncIterable<RuntimeEvent>;
+  readonly #session: DriverSession;
+  readonly #mapper: AcpMapper;
+  readonly #pending = new Map<string, PendingAnswer>();
+  #agent: AgentProcess | undefined;
+  #connection: AcpConnection | undefined;
+  #stopping = false;
+
+  constructor(
+    readonly provider: DriverProvider,
+    readonly profile: AcpProfile,
+    readonly command: readonly string[],
+    readonly options: DriverOptions,
+    readonly notInstalledMessage?: string,
+  ) {
+    this.sessionId = options.sessionId ?? `acp-${randomUUID()}`;
+    this.#mapper = new AcpMapper(profile, { sessionId: this.sessionId });
+    this.#session = new DriverSession(this.#mapper, { record: options.record, clock: options.clock });
+    this.events = this.#session.channel;
+  }
+
+  async start(): Promise<void> {
+    if (this.#agent !== undefined) throw new Error("driver already started");
+    const agent = new AgentProcess(this.command, {
+      cwd: this.options.cwd,
+      env: { ...process.env, ...this.options.env },
+    });
+    this.#agent = agent;
+    const spawnError = await Promise.race([agent.spawnFailed, spawnSettled(agent)]);
+    if (spawnError !== undefined) {
+      const missing = (spawnError as NodeJS.ErrnoException).code === "ENOENT";
+      const message =
+        missing && this.notInstalledMessage !== undefined
+          ? this.notInstalledMessage
+          : `could not start ${this.command.join(" ")}: ${spawnError.message}`;
+      this.#session.terminate({ kind: "crash", message });
+      throw new Error(message);
+    }
+    void agent.exited.then((exit) => this.#onExit(exit.code, exit.signal));
+    const sdk = await import("@agentclientprotocol/sdk");
+    this.#connection = new AcpConnection(sdk, agent, this.#session, this.#mapper, this.profile, {
+      askHost: (requestId) => this.#askHost(requestId),
+    });
+    try {
+      await this.#connection.handshake(this.options, this.options.startTimeoutMs ?? 30_000);
+    } catch (error) {
+      const message = `ACP handshake failed: ${errorText(error)}${stderrNote(agent)}`;
+      await this.#shutdown({ kind: "crash", message });
+      throw new Error(message);
+    }
+  }
+
+  async sendTurn(input: TurnInput): Promise<void> {
+    this.#requireConnection().prompt(input.text);
+  }
+
+  async respond(requestId: string, response: RequestResponse): Promise<void> {
+    const pending = this.#pending.get(requestId);
+    if (pending === undefined) throw new UnknownRequestError(requestId);
+    this.#pending.delete(requestId);
+    pending.resolve(response);
+  }
+
+  async interrupt(): Promise<void> {
+    const connection = this.#requireConnection();
+    const unsupported = await connection.cancel();
+    // Cursor answers session/cancel with -32601 (the mapper emits the warning): interrupt the process instead.
+    if (unsupported) this.#agent?.signal("SIGINT");
+  }
+
+  async stop(): Promise<void> {
+    await this.#shutdown({ kind: "stop", message: "stopped by the host" });
+  }
+
+  #requireConnection(): AcpConnection {
+    if (this.#connection === undefined || this.#session.ended) throw new Error("ACP session is not running");
+    return this.#connection;
+  }
+
+  #askHost(requestId: string): Promise<RequestResponse> {
+    if (this.#stopping) return Promise.resolve({ decision: "cancel" });
+    return new Promise((resolve) => this.#pending.set(requestId, { resolve }));
+  }
+
+  #cancelPending(): void {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const answer of pending) answer.resolve({ decision: "cancel" });
+  }
+
+  async #shutdown(reason: { kind: "crash" | "stop"; message: string }): Promise<void> {
+    if (this.#stopping) return;
+    this.#stopping = true;
+    // Answer pending approvals as cancelled on the wire first, so each resolves from a real answer.
+    this.#cancelPending();
+    await this.#connection?.flush();
+    await this.#agent?.stop();
+    this.#connection?.close();
+    this.#session.terminate(reason);
+  }
+
+  #onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.#stopping) return;
+    this.#stopping = true;
+    this.#cancelPending();
+    this.#connection?.close();
+    const how = signal === null ? `code ${code ?? "?"}` : `signal ${signal}`;
+    this.#session.terminate({ kind: "crash", message: `agent exited with ${how}${stderrNote(this.#agent)}` });
+  }
+}
+
+/** Resolves undefined once the process has a pid (spawned), or never when it failed (the race picks the error). */
+function spawnSettled(agent: AgentProcess): Promise<undefined> {
+  return new Promise((resolve) => {
+    if (agent.child.pid !== undefined) resolve(undefined);
+    else agent.child.once("spawn", () => resolve(undefined));
+  });
+}
+
+function stderrNote(agent: AgentProcess | undefined): string {
+  const tail = agent?.stderrTail;
+  return tail === undefined || tail.length === 0 ? "" : ` (stderr: ${tail.slice(-500)})`;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Any ACP agent: `options.agentCommand` is its command line (`--provider acp --agent CMD`). */
+export function createAcpDriver(options: DriverOptions): RuntimeDriver {
+  const command = options.agentCommand;
+  if (command === undefined || command.length === 0) {
+    throw new Error("the acp provider needs an agent command (--agent CMD)");
+  }
+  return new AcpDriver("acp", GENERIC_PROFILE, command, options);
+}
+
+/** Cursor's `agent acp` (or `options.agentCommand`), with the Cursor profile. */
+export function createCursorDriver(options: DriverOptions): RuntimeDriver {
+  const command = options.agentCommand ?? [...CURSOR_AGENT_COMMAND];
+  return new AcpDriver("cursor", CURSOR_PROFILE, command, options, CURSOR_NOT_INSTALLED);
+}

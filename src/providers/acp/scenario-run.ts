@@ -1,0 +1,99 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ApprovalDecision } from "../../contracts/enums.js";
+import type { RuntimeEvent } from "../../contracts/events.js";
+import { CLAUDE_SHELL_COMMAND, type ScriptOverride } from "../../mock-model/scenarios.js";
+import { startMockModel } from "../../mock-model/server.js";
+import { acpAgentCommand, type KnownAcpAgent } from "./agent-commands.js";
+import { createAcpDriver } from "./driver.js";
+
+/** A recorded conversation: prompts sent one after the other, approvals answered with one decision. */
+export interface AcpScenario {
+  name: string;
+  prompts: string[];
+  approve: ApprovalDecision;
+}
+
+export const ACP_SCENARIOS: AcpScenario[] = [
+  { name: "text", prompts: ["mock:text say hello"], approve: "accept" },
+  { name: "reasoning", prompts: ["mock:reasoning think first"], approve: "accept" },
+  { name: "shell-accepted", prompts: ["mock:shell run a command"], approve: "accept" },
+  { name: "shell-declined", prompts: ["mock:shell run a command"], approve: "decline" },
+  { name: "edit", prompts: ["mock:edit change the file"], approve: "accept" },
+  { name: "plan", prompts: ["mock:plan make a plan"], approve: "accept" },
+  { name: "multi-turn", prompts: ["mock:text say hello", "mock:shell run a command"], approve: "accept" },
+];
+
+/**
+ * codex-acp 0.16.0 runs a bare `echo` under `untrusted` without asking (a known-safe command), unlike the
+ * app-server the mock's shell scenario was written for; a pipe into `tee` makes it ask.
+ */
+const codexAcpShell: ScriptOverride = (facts) => {
+  if (facts.scenario !== "shell" || !facts.tools.has("exec_command") || facts.toolResults.length > 0)
+    return undefined;
+  return {
+    kind: "stream",
+    label: "shell",
+    blocks: [{ type: "tool_call", name: "exec_command", input: { cmd: CLAUDE_SHELL_COMMAND } }],
+  };
+};
+
+export interface ScenarioRunResult {
+  events: RuntimeEvent[];
+  transcript: string[];
+}
+
+/**
+ * Runs one scenario against a real ACP agent and the mock model: start, each prompt to its turn.completed
+ * (approvals answered), stop. Bounded by `timeoutMs`: a hung agent is stopped, never waited on forever.
+ */
+export async function runAcpScenario(
+  agent: KnownAcpAgent,
+  scenario: AcpScenario,
+  options: { sessionId?: string; timeoutMs?: number } = {},
+): Promise<ScenarioRunResult> {
+  const mock = await startMockModel(agent === "codex-acp" ? { script: codexAcpShell } : {});
+  const workDir = await mkdtemp(join(tmpdir(), `acp-${agent}-${scenario.name}-`));
+  const transcript: string[] = [];
+  const events: RuntimeEvent[] = [];
+  try {
+    const launch = await acpAgentCommand(agent, {
+      modelBaseUrl: mock.baseUrl,
+      stateDir: join(workDir, "state"),
+    });
+    const cwd = join(workDir, "project");
+    await import("node:fs/promises").then((fs) => fs.mkdir(cwd, { recursive: true }));
+    const driver = createAcpDriver({
+      cwd,
+      sessionId: options.sessionId ?? `${agent}-${scenario.name}`,
+      agentCommand: launch.command,
+      env: launch.env,
+      record: (line) => transcript.push(line),
+    });
+    await driver.start();
+    const timer = setTimeout(() => void driver.stop(), options.timeoutMs ?? 60_000);
+    let turnsDone = 0;
+    let promptsSent = 0;
+    await driver.sendTurn({ text: scenario.prompts[promptsSent++] as string });
+    for await (const event of driver.events) {
+      events.push(event);
+      if (event.type === "request.opened" && event.requestId !== undefined) {
+        await driver.respond(event.requestId, { decision: scenario.approve });
+      }
+      if (event.type === "turn.completed") {
+        turnsDone++;
+        if (promptsSent < scenario.prompts.length) {
+          await driver.sendTurn({ text: scenario.prompts[promptsSent++] as string });
+        } else if (turnsDone === scenario.prompts.length) {
+          void driver.stop();
+        }
+      }
+    }
+    clearTimeout(timer);
+    return { events, transcript };
+  } finally {
+    await mock.close();
+    await rm(workDir, { recursive: true, force: true });
+  }
+}

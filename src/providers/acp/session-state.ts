@@ -1,0 +1,187 @@
+import type { CanonicalItemType, CanonicalRequestType } from "../../contracts/enums.js";
+import type { RuntimeEventRaw } from "../../contracts/envelope.js";
+import type { RuntimeEvent } from "../../contracts/events.js";
+import { BoundedMap } from "../../kit/bounded-map.js";
+import type { EventBuilder, EventContext } from "../../kit/event-builder.js";
+import type { JsonObject } from "../../kit/guards.js";
+import { IdTable } from "../../kit/id-table.js";
+import { mintId } from "../../kit/ids.js";
+
+/** A request we sent to the agent, kept until its response arrives. */
+export interface OutgoingRequest {
+  method: string;
+  params: JsonObject;
+}
+
+/** A request the agent sent us, open until our answer goes out. */
+export interface InboundRequest {
+  method: string;
+  requestType: CanonicalRequestType;
+  jsonRpcId: string;
+  turnId: string | undefined;
+  options: unknown[];
+  isUserInput: boolean;
+}
+
+export interface ToolState {
+  itemType: CanonicalItemType;
+  turnId: string | undefined;
+  toolCallId: string;
+}
+
+type TextKind = "assistant_message" | "reasoning" | "user_message";
+
+interface OpenText {
+  itemId: string;
+  key: string;
+  messageId: string | undefined;
+}
+
+/**
+ * Everything the ACP mapper correlates: our requests by JSON-RPC id (their responses carry only the id), the
+ * agent's requests until we answer, turns by prompt id, the open text items, tool calls by toolCallId.
+ * JSON-RPC ids are per direction (Cursor numbers its own requests 0, 1, … beside ours), so the tables are apart.
+ */
+export class AcpSessionState {
+  readonly outgoing: BoundedMap<string, OutgoingRequest>;
+  readonly inbound: IdTable<InboundRequest>;
+  /** JSON-RPC id of an open inbound request → its IdTable key (ids may be reused once answered). */
+  readonly #inboundKeys: BoundedMap<string, string>;
+  readonly #turnsByPrompt: BoundedMap<string, string>;
+  readonly #openTurns: string[] = [];
+  readonly tools: IdTable<ToolState>;
+  readonly closedTools: BoundedMap<string, ToolState>;
+  readonly tasks: IdTable<undefined>;
+  readonly compactions: IdTable<undefined>;
+  readonly #text = new Map<TextKind, OpenText>();
+  providerSessionId: string | undefined;
+  threadId: string | undefined;
+  #counter = 0;
+
+  constructor(
+    readonly sessionId: string,
+    cap: number,
+  ) {
+    this.outgoing = new BoundedMap(cap);
+    this.inbound = new IdTable(sessionId, "request", cap);
+    this.#inboundKeys = new BoundedMap(cap);
+    this.#turnsByPrompt = new BoundedMap(cap);
+    this.tools = new IdTable(sessionId, "item", cap);
+    this.closedTools = new BoundedMap(cap);
+    this.tasks = new IdTable(sessionId, "task", cap);
+    this.compactions = new IdTable(sessionId, "item", cap);
+  }
+
+  /** A fresh, deterministic key suffix: replaying the same records gives the same ids. */
+  next(): number {
+    return ++this.#counter;
+  }
+
+  get currentTurnId(): string | undefined {
+    return this.#openTurns[this.#openTurns.length - 1];
+  }
+
+  /** The envelope fields of an event about the current session and turn. */
+  context(raw: RuntimeEventRaw, extra: EventContext = {}): EventContext {
+    return {
+      threadId: this.threadId,
+      turnId: this.currentTurnId,
+      ...extra,
+      providerRefs: { providerSessionId: this.providerSessionId, ...extra.providerRefs },
+      raw,
+    };
+  }
+
+  bindSession(providerSessionId: string): void {
+    this.providerSessionId = providerSessionId;
+    this.threadId = mintId(this.sessionId, "thread", providerSessionId);
+  }
+
+  openTurn(promptId: string): string {
+    const turnId = mintId(this.sessionId, "turn", `prompt:${promptId}#${this.next()}`);
+    this.#turnsByPrompt.set(promptId, turnId);
+    this.#openTurns.push(turnId);
+    return turnId;
+  }
+
+  /** The turn a prompt response ends, removed from the open turns; undefined when the prompt is unknown. */
+  closeTurn(promptId: string): string | undefined {
+    const turnId = this.#turnsByPrompt.release(promptId);
+    if (turnId === undefined) return undefined;
+    const index = this.#openTurns.indexOf(turnId);
+    if (index >= 0) this.#openTurns.splice(index, 1);
+    return turnId;
+  }
+
+  openInbound(jsonRpcId: string, request: Omit<InboundRequest, "jsonRpcId" | "turnId">): string {
+    const key = `${jsonRpcId}#${this.next()}`;
+    this.#inboundKeys.set(jsonRpcId, key);
+    const { entry } = this.inbound.open(key, { ...request, jsonRpcId, turnId: this.currentTurnId });
+    return entry.id;
+  }
+
+  /** The open inbound request answered by a response with this JSON-RPC id. */
+  inboundFor(jsonRpcId: string): { id: string; request: InboundRequest } | undefined {
+    const key = this.#inboundKeys.get(jsonRpcId);
+    const entry = key === undefined ? undefined : this.inbound.get(key);
+    return entry === undefined ? undefined : { id: entry.id, request: entry.state };
+  }
+
+  closeInbound(jsonRpcId: string): void {
+    const key = this.#inboundKeys.release(jsonRpcId);
+    if (key !== undefined) this.inbound.close(key);
+  }
+
+  /**
+   * Appends a chunk to the open text item of a kind, starting one when none is open (or the agent's messageId
+   * changed). Opening one kind closes the others: text, thoughts and the user's words alternate as items.
+   */
+  textItem(
+    kind: TextKind,
+    messageId: string | undefined,
+    b: EventBuilder,
+    raw: RuntimeEventRaw,
+  ): { itemId: string; started: RuntimeEvent[] } {
+    const open = this.#text.get(kind);
+    if (open !== undefined && (messageId === undefined || messageId === open.messageId)) {
+      return { itemId: open.itemId, started: [] };
+    }
+    const events = this.closeText(b, raw, (k) => k !== kind || open !== undefined);
+    const key = `${kind}#${this.next()}`;
+    const itemId = mintId(this.sessionId, "item", key);
+    this.#text.set(kind, { itemId, key, messageId });
+    events.push(
+      b.emit("item.started", { itemType: kind, status: "inProgress" }, this.context(raw, { itemId })),
+    );
+    return { itemId, started: events };
+  }
+
+  /** Completes the open text items (all, or those `which` selects). */
+  closeText(
+    b: EventBuilder,
+    raw: RuntimeEventRaw,
+    which: (kind: TextKind) => boolean = () => true,
+  ): RuntimeEvent[] {
+    const events: RuntimeEvent[] = [];
+    for (const [kind, open] of [...this.#text]) {
+      if (!which(kind)) continue;
+      this.#text.delete(kind);
+      events.push(
+        b.emit(
+          "item.completed",
+          { itemType: kind, status: "completed" },
+          this.context(raw, { itemId: open.itemId }),
+        ),
+      );
+    }
+    return events;
+  }
+
+  /** Tool items still open in a turn (they end with it). */
+  openToolsOf(turnId: string): ToolState[] {
+    return this.tools
+      .openEntries()
+      .filter((entry) => entry.state.turnId === turnId)
+      .map((entry) => entry.state);
+  }
+}

@@ -1,0 +1,307 @@
+import type { PlanStepStatus } from "../../contracts/enums.js";
+import type { RuntimeEventRaw } from "../../contracts/envelope.js";
+import type { RuntimeEventType } from "../../contracts/event-types.js";
+import type { RuntimeEvent } from "../../contracts/events.js";
+import type { EventBuilder } from "../../kit/event-builder.js";
+import { arr, isObject, type JsonObject, num, str } from "../../kit/guards.js";
+import { providerEvent } from "../../kit/warnings.js";
+import type { AcpSessionState } from "./session-state.js";
+import { mapToolCall, mapToolCallUpdate } from "./tool-calls.js";
+
+export interface UpdateInput {
+  state: AcpSessionState;
+  b: EventBuilder;
+  update: JsonObject;
+  raw: RuntimeEventRaw;
+}
+
+export interface UpdateHandler {
+  yields: RuntimeEventType[];
+  note?: string;
+  map(input: UpdateInput): RuntimeEvent[];
+}
+
+/** The text of a content block; non-text blocks (images, resources) carry none. */
+function blockText(block: unknown): string {
+  return isObject(block) ? (str(block.text) ?? "") : "";
+}
+
+function chunk(kind: "assistant_message" | "reasoning") {
+  return ({ state, b, update, raw }: UpdateInput): RuntimeEvent[] => {
+    const { itemId, started } = state.textItem(kind, str(update.messageId), b, raw);
+    const streamKind = kind === "assistant_message" ? "assistant_text" : "reasoning_text";
+    return [
+      ...started,
+      b.emit(
+        "content.delta",
+        { streamKind, delta: blockText(update.content) },
+        state.context(raw, { itemId }),
+      ),
+    ];
+  };
+}
+
+const PLAN_STATUS: Record<string, PlanStepStatus> = {
+  pending: "pending",
+  in_progress: "inProgress",
+  completed: "completed",
+};
+
+/** ACP plan entries (`{content, priority, status}`) as canonical steps. */
+export function planSteps(entries: unknown): { step: string; status: PlanStepStatus }[] {
+  return (arr(entries) ?? []).filter(isObject).map((entry) => ({
+    step: str(entry.content) ?? str(entry.title) ?? str(entry.text) ?? "",
+    status: PLAN_STATUS[str(entry.status) ?? ""] ?? "pending",
+  }));
+}
+
+function configured(field: string) {
+  return ({ state, b, update, raw }: UpdateInput): RuntimeEvent[] => [
+    b.emit("session.configured", { config: { [field]: update[field] } }, state.context(raw)),
+  ];
+}
+
+function compactionItem(
+  state: AcpSessionState,
+  b: EventBuilder,
+  compactionId: string,
+  raw: RuntimeEventRaw,
+): { itemId: string; events: RuntimeEvent[] } {
+  const { entry, isNew } = state.compactions.open(`compaction:${compactionId}`, undefined);
+  const events: RuntimeEvent[] = isNew
+    ? [
+        b.emit(
+          "item.started",
+          { itemType: "context_compaction", status: "inProgress" },
+          state.context(raw, { itemId: entry.id }),
+        ),
+      ]
+    : [];
+  return { itemId: entry.id, events };
+}
+
+/** The 14 v1 `session/update` kinds, and the unstable ones, by `sessionUpdate`. */
+export const SESSION_UPDATE_HANDLERS: Record<string, UpdateHandler> = {
+  user_message_chunk: {
+    yields: ["item.started", "item.updated"],
+    note: "the user's words (replayed by session/load) as a user_message item",
+    map: ({ state, b, update, raw }) => {
+      const { itemId, started } = state.textItem("user_message", str(update.messageId), b, raw);
+      return [
+        ...started,
+        b.emit(
+          "item.updated",
+          { itemType: "user_message", detail: blockText(update.content), data: { content: update.content } },
+          state.context(raw, { itemId }),
+        ),
+      ];
+    },
+  },
+  agent_message_chunk: { yields: ["item.started", "content.delta"], map: chunk("assistant_message") },
+  agent_thought_chunk: { yields: ["item.started", "content.delta"], map: chunk("reasoning") },
+  tool_call: {
+    yields: ["item.started", "item.updated", "item.completed"],
+    note: "de-duplicated starts: a repeated toolCallId updates its item",
+    map: ({ state, b, update, raw }) => mapToolCall(state, b, update, raw),
+  },
+  tool_call_update: {
+    yields: ["item.updated", "item.completed"],
+    note: "keeps the item type of its start; completed/failed end the item with the output in data.output",
+    map: ({ state, b, update, raw }) => mapToolCallUpdate(state, b, update, raw),
+  },
+  plan: {
+    yields: ["turn.plan.updated"],
+    map: ({ state, b, update, raw }) => [
+      b.emit("turn.plan.updated", { plan: planSteps(update.entries) }, state.context(raw)),
+    ],
+  },
+  available_commands_update: { yields: ["session.configured"], map: configured("availableCommands") },
+  current_mode_update: { yields: ["session.configured"], map: configured("currentModeId") },
+  config_option_update: { yields: ["session.configured"], map: configured("configOptions") },
+  session_info_update: {
+    yields: ["thread.metadata.updated"],
+    map: ({ state, b, update, raw }) => {
+      const title = str(update.title);
+      const updatedAt = str(update.updatedAt);
+      return [
+        b.emit(
+          "thread.metadata.updated",
+          {
+            ...(title === undefined ? {} : { name: title }),
+            ...(updatedAt === undefined ? {} : { metadata: { updatedAt } }),
+          },
+          state.context(raw),
+        ),
+      ];
+    },
+  },
+  usage_update: {
+    yields: ["thread.token-usage.updated"],
+    note: "used → total.totalTokens, size → modelContextWindow (cost stays in raw)",
+    map: ({ state, b, update, raw }) => {
+      const used = num(update.used);
+      const size = num(update.size);
+      return [
+        b.emit(
+          "thread.token-usage.updated",
+          {
+            usage: {
+              total: used === undefined ? {} : { totalTokens: used },
+              ...(size === undefined ? {} : { modelContextWindow: size }),
+            },
+          },
+          state.context(raw),
+        ),
+      ];
+    },
+  },
+  notice: {
+    yields: ["runtime.error", "runtime.warning", "provider.event"],
+    note: "severity error → runtime.error, warning → runtime.warning, info → provider.event",
+    map: ({ state, b, update, raw }) => {
+      const title = str(update.title) ?? "notice";
+      const severity = str(update.severity);
+      if (severity === "error") {
+        return [b.emit("runtime.error", { message: title, class: "provider_error" }, state.context(raw))];
+      }
+      if (severity === "warning") {
+        return [
+          b.emit(
+            "runtime.warning",
+            { message: title, detail: { reason: "agent-notice" } },
+            state.context(raw),
+          ),
+        ];
+      }
+      return [providerEvent(b, "notice", raw, title, state.context(raw))];
+    },
+  },
+  compaction_update: {
+    yields: ["item.started", "item.completed", "thread.state.changed"],
+    note: "a context_compaction item keyed by compactionId; completed also marks the thread compacted",
+    map: ({ state, b, update, raw }) => {
+      const compactionId = str(update.compactionId) ?? "";
+      const { itemId, events } = compactionItem(state, b, compactionId, raw);
+      const status = str(update.status);
+      if (status === "in_progress" || status === undefined) {
+        if (events.length === 0) {
+          events.push(
+            b.emit(
+              "item.updated",
+              { itemType: "context_compaction", status: "inProgress" },
+              state.context(raw, { itemId }),
+            ),
+          );
+        }
+        return events;
+      }
+      state.compactions.close(`compaction:${compactionId}`);
+      const error = str(update.error);
+      events.push(
+        b.emit(
+          "item.completed",
+          {
+            itemType: "context_compaction",
+            status: status === "completed" ? "completed" : "failed",
+            ...(error === undefined ? {} : { detail: error }),
+            ...(update.summary == null ? {} : { data: { summary: update.summary } }),
+          },
+          state.context(raw, { itemId }),
+        ),
+      );
+      if (status === "completed") {
+        events.push(b.emit("thread.state.changed", { state: "compacted" }, state.context(raw)));
+      }
+      return events;
+    },
+  },
+  compaction_summary_chunk: {
+    yields: ["item.started", "item.updated"],
+    map: ({ state, b, update, raw }) => {
+      const { itemId, events } = compactionItem(state, b, str(update.compactionId) ?? "", raw);
+      events.push(
+        b.emit(
+          "item.updated",
+          { itemType: "context_compaction", detail: blockText(update.content) },
+          state.context(raw, { itemId }),
+        ),
+      );
+      return events;
+    },
+  },
+  ...unstableUpdateHandlers(),
+};
+
+/** Kinds of the unstable v1 schema: handled so an agent built on it degrades to meaningful events. */
+function unstableUpdateHandlers(): Record<string, UpdateHandler> {
+  return {
+    plan_update: {
+      yields: ["turn.plan.updated"],
+      note: "unstable: items → steps; file/markdown plans → explanation",
+      map: ({ state, b, update, raw }) => {
+        const plan = isObject(update.plan) ? update.plan : {};
+        const markdown = str(plan.markdown) ?? str(plan.content) ?? str(plan.path) ?? null;
+        return [
+          b.emit(
+            "turn.plan.updated",
+            { plan: planSteps(plan.items ?? plan.entries), explanation: markdown },
+            state.context(raw),
+          ),
+        ];
+      },
+    },
+    plan_removed: {
+      yields: ["turn.plan.updated"],
+      note: "unstable: an empty plan",
+      map: ({ state, b, raw }) => [
+        b.emit("turn.plan.updated", { plan: [], explanation: null }, state.context(raw)),
+      ],
+    },
+    subagent_update: {
+      yields: ["task.started", "task.progress", "task.completed"],
+      note: "unstable: a subagent session as a task keyed by its sessionId",
+      map: ({ state, b, update, raw }) => {
+        const key = `subagent:${str(update.sessionId) ?? ""}`;
+        const { entry, isNew } = state.tasks.open(key, undefined);
+        const description = str(update.title) ?? "subagent";
+        const taskState = str(update.state);
+        const events: RuntimeEvent[] = [];
+        if (isNew)
+          events.push(
+            b.emit(
+              "task.started",
+              { taskId: entry.id, description, taskType: "subagent" },
+              state.context(raw),
+            ),
+          );
+        if (taskState === "idle") {
+          state.tasks.close(key);
+          events.push(
+            b.emit("task.completed", { taskId: entry.id, status: "completed" }, state.context(raw)),
+          );
+        } else if (!isNew) {
+          events.push(
+            b.emit(
+              "task.progress",
+              { taskId: entry.id, description: `${description}: ${taskState ?? "update"}` },
+              state.context(raw),
+            ),
+          );
+        }
+        return events;
+      },
+    },
+    session_message: {
+      yields: ["provider.event"],
+      note: "unstable: a message between sessions",
+      map: ({ state, b, raw }) => [providerEvent(b, "session_message", raw, undefined, state.context(raw))],
+    },
+    session_message_chunk: {
+      yields: ["provider.event"],
+      note: "unstable: a chunk of a message between sessions",
+      map: ({ state, b, update, raw }) => [
+        providerEvent(b, "session_message_chunk", raw, blockText(update.content), state.context(raw)),
+      ],
+    },
+  };
+}

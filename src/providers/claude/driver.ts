@@ -1,0 +1,307 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type {
+  CanUseTool,
+  Options,
+  PermissionMode,
+  PermissionResult,
+  Query,
+  SDKUserMessage,
+} from "@anthropic-ai/claude-agent-sdk";
+import type { RuntimeEvent } from "../../contracts/events.js";
+import { DriverSession } from "../../drivers/driver-session.js";
+import {
+  type DriverOptions,
+  type RequestResponse,
+  type RuntimeDriver,
+  type TurnInput,
+  UnknownRequestError,
+} from "../../drivers/types.js";
+import { claudeEnv } from "../../mock-model/agent-env.js";
+import { ClaudeSdkMapper } from "./claude-mapper.js";
+import {
+  cancelAnswer,
+  type PendingPermission,
+  type PermissionAnswer,
+  permissionAnswer,
+} from "./permission-result.js";
+import { PromptQueue } from "./prompt-queue.js";
+import {
+  INTERRUPT_REQUEST,
+  type InterruptRequestRecord,
+  PERMISSION_DECISION,
+  PERMISSION_REQUEST,
+  type PermissionDecisionRecord,
+  type PermissionRequestRecord,
+} from "./records.js";
+
+export interface ClaudeDriverOptions extends DriverOptions {
+  /** Claude Code's permission mode; default `default` (tools that need approval call `canUseTool`). */
+  permissionMode?: PermissionMode;
+  /**
+   * Tools that always ask (an `ask` permission rule). Default `["Bash"]`: without it Claude Code runs shell
+   * commands it considers read-only (such as `echo`) without asking the host.
+   */
+  askTools?: string[];
+  /** Forward subagent text and thinking as messages with `parent_tool_use_id` (default true). */
+  forwardSubagentText?: boolean;
+  /** `CLAUDE_CODE_MAX_RETRIES` for model API errors (Claude Code's default retries for minutes). */
+  maxRetries?: number;
+  /** Run this executable instead of the Claude Code binary the SDK bundles (tests use a wrapper). */
+  pathToClaudeCodeExecutable?: string;
+}
+
+const MOCK_MODEL = "claude-sonnet-4-5";
+const DEFAULT_START_TIMEOUT_MS = 30_000;
+const STOP_GRACE_MS = 5_000;
+const STDERR_LINES = 20;
+
+interface OpenPermission extends PendingPermission {
+  requestKey: string;
+  settle: (answer: PermissionAnswer, decision: PermissionDecisionRecord["decision"], reason?: string) => void;
+}
+
+/**
+ * The Claude Agent SDK driver: one `query()` in streaming-input mode for the whole session (several turns), with
+ * `canUseTool` turned into canonical requests the host answers through `respond()`.
+ */
+export function createClaudeDriver(options: ClaudeDriverOptions): RuntimeDriver {
+  return new ClaudeDriver(options);
+}
+
+class ClaudeDriver implements RuntimeDriver {
+  readonly provider = "claude" as const;
+  readonly sessionId: string;
+  readonly events: AsyncIterable<RuntimeEvent>;
+  readonly #options: ClaudeDriverOptions;
+  readonly #mapper: ClaudeSdkMapper;
+  readonly #session: DriverSession;
+  readonly #prompts = new PromptQueue<SDKUserMessage>();
+  readonly #permissions = new Map<string, OpenPermission>();
+  readonly #abort = new AbortController();
+  readonly #stderr: string[] = [];
+  #query: Query | undefined;
+  #pump: Promise<void> | undefined;
+  #configDir: string | undefined;
+  #stopping = false;
+  #requestCount = 0;
+
+  constructor(options: ClaudeDriverOptions) {
+    this.#options = options;
+    this.sessionId = options.sessionId ?? `ses_${randomUUID()}`;
+    this.#mapper = new ClaudeSdkMapper({ sessionId: this.sessionId });
+    this.#session = new DriverSession(this.#mapper, { record: options.record, clock: options.clock });
+    this.events = this.#session.channel;
+  }
+
+  async start(): Promise<void> {
+    if (this.#query !== undefined) return;
+    try {
+      const sdk = await import("@anthropic-ai/claude-agent-sdk");
+      const queryOptions = await this.#queryOptions();
+      this.#query = sdk.query({ prompt: this.#prompts, options: queryOptions });
+      this.#pump = this.#consume(this.#query);
+      await withTimeout(
+        this.#query.initializationResult(),
+        this.#options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
+        "Claude Code did not complete its initialization",
+      );
+    } catch (error) {
+      await this.#fail(`could not start Claude Code: ${messageOf(error)}`);
+      throw error;
+    }
+  }
+
+  /** Pushes the prompt into the session's input stream; Claude queues it if a turn is running. */
+  async sendTurn(input: TurnInput): Promise<void> {
+    if (this.#query === undefined) throw new Error("claude driver: call start() first");
+    if (this.#session.ended || this.#prompts.ended) throw new Error("claude driver: the session has ended");
+    const message: SDKUserMessage = {
+      type: "user",
+      message: { role: "user", content: input.text },
+      parent_tool_use_id: null,
+      uuid: randomUUID(),
+      session_id: this.#mapper.state.providerSessionId ?? "",
+    };
+    this.#session.ingest("out", message);
+    this.#prompts.push(message);
+  }
+
+  async respond(requestId: string, response: RequestResponse): Promise<void> {
+    const open = this.#permissions.get(requestId);
+    if (open === undefined) throw new UnknownRequestError(requestId);
+    open.settle(permissionAnswer(open, response), response.decision);
+  }
+
+  async interrupt(): Promise<void> {
+    const query = this.#query;
+    if (query === undefined || this.#session.ended || this.#mapper.state.turnId === undefined) return;
+    const record: InterruptRequestRecord = { type: INTERRUPT_REQUEST, reason: "interrupted by host" };
+    this.#session.ingest("out", record);
+    this.#cancelPermissions("interrupted by host");
+    await withTimeout(query.interrupt(), STOP_GRACE_MS, "interrupt was not acknowledged").catch(
+      () => undefined,
+    );
+  }
+
+  async stop(): Promise<void> {
+    if (this.#stopping) return;
+    this.#stopping = true;
+    this.#cancelPermissions("stopped by host");
+    this.#prompts.end();
+    this.#query?.close();
+    this.#abort.abort();
+    if (this.#pump !== undefined) await withTimeout(this.#pump, STOP_GRACE_MS, "").catch(() => undefined);
+    this.#session.terminate({ kind: "stop", message: "stopped by host" });
+    await this.#removeConfigDir();
+  }
+
+  async #queryOptions(): Promise<Options> {
+    const options = this.#options;
+    const mock = options.modelBaseUrl;
+    let env: Record<string, string | undefined>;
+    if (mock !== undefined) {
+      // A config dir of our own unless the host names one (to resume a session later, keep it).
+      const given = options.env?.CLAUDE_CONFIG_DIR;
+      if (given === undefined) this.#configDir = await mkdtemp(join(tmpdir(), "claude-driver-"));
+      env = { ...claudeEnv(mock, given ?? this.#configDir ?? ""), ...options.env };
+    } else {
+      env = { ...process.env, ...options.env };
+    }
+    // Against the mock, a model error should surface at once rather than after minutes of back-off.
+    const maxRetries = options.maxRetries ?? (mock === undefined ? undefined : 0);
+    if (maxRetries !== undefined) env.CLAUDE_CODE_MAX_RETRIES = String(maxRetries);
+    const model = options.model ?? (mock === undefined ? undefined : MOCK_MODEL);
+    return {
+      cwd: options.cwd,
+      env,
+      includePartialMessages: true,
+      forwardSubagentText: options.forwardSubagentText ?? true,
+      permissionMode: options.permissionMode ?? "default",
+      settingSources: [],
+      settings: { permissions: { ask: options.askTools ?? ["Bash"] } },
+      canUseTool: this.#canUseTool,
+      abortController: this.#abort,
+      stderr: (data) => this.#keepStderr(data),
+      ...(model === undefined ? {} : { model }),
+      ...(options.resume === undefined ? {} : { resume: options.resume }),
+      ...(options.pathToClaudeCodeExecutable === undefined
+        ? {}
+        : { pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable }),
+    };
+  }
+
+  /** A permission call: recorded, mapped to request.opened, and answered when the host responds (or on cancel). */
+  readonly #canUseTool: CanUseTool = (toolName, input, callOptions) => {
+    const { signal, ...rest } = callOptions;
+    this.#requestCount += 1;
+    const requestKey = callOptions.requestId ?? callOptions.toolUseID ?? `permission-${this.#requestCount}`;
+    const record: PermissionRequestRecord = {
+      ...rest,
+      type: PERMISSION_REQUEST,
+      requestKey,
+      toolName,
+      input,
+    };
+    return new Promise<PermissionResult>((resolve) => {
+      if (this.#session.ended || this.#stopping) {
+        resolve(cancelAnswer("the session is stopping").result as PermissionResult);
+        return;
+      }
+      this.#session.ingest("in", record);
+      const requestId = this.#mapper.state.requests.get(requestKey)?.requestId;
+      if (requestId === undefined) {
+        resolve(cancelAnswer("the permission request could not be opened").result as PermissionResult);
+        return;
+      }
+      const onAbort = () => open.settle(cancelAnswer("Claude aborted the request"), "cancel", "aborted");
+      const open: OpenPermission = {
+        requestKey,
+        toolName,
+        input,
+        suggestions: callOptions.suggestions,
+        settle: (answer, decision, reason) => {
+          if (!this.#permissions.delete(requestId)) return;
+          signal.removeEventListener("abort", onAbort);
+          const decisionRecord: PermissionDecisionRecord = {
+            type: PERMISSION_DECISION,
+            requestKey,
+            decision,
+            result: answer.result,
+            ...(answer.answers === undefined ? {} : { answers: answer.answers }),
+            ...(reason === undefined ? {} : { reason }),
+          };
+          this.#session.ingest("out", decisionRecord);
+          resolve(answer.result as PermissionResult);
+        },
+      };
+      this.#permissions.set(requestId, open);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+    });
+  };
+
+  #cancelPermissions(reason: string): void {
+    for (const open of [...this.#permissions.values()]) open.settle(cancelAnswer(reason), "cancel", reason);
+  }
+
+  /** Feeds every SDK message to the session; the stream ending without a stop means Claude Code died. */
+  async #consume(query: Query): Promise<void> {
+    try {
+      for await (const message of query) {
+        if (this.#session.ended) break;
+        const keepsUp = this.#session.ingest("in", message);
+        if (!keepsUp && !this.#session.ended) await this.#drained();
+      }
+      if (!this.#stopping) await this.#fail(`Claude Code exited${this.#stderrTail()}`);
+    } catch (error) {
+      if (!this.#stopping) await this.#fail(`Claude Code failed: ${messageOf(error)}${this.#stderrTail()}`);
+    }
+  }
+
+  async #fail(message: string): Promise<void> {
+    if (this.#session.ended) return;
+    this.#cancelPermissions(message);
+    this.#session.terminate({ kind: "crash", message });
+    this.#prompts.end();
+    this.#query?.close();
+    await this.#removeConfigDir();
+  }
+
+  #drained(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.#abort.signal.aborted) return resolve();
+      this.#abort.signal.addEventListener("abort", () => resolve(), { once: true });
+      this.#session.channel.onDrain(resolve);
+    });
+  }
+
+  #keepStderr(data: string): void {
+    for (const line of data.split("\n")) if (line.trim().length > 0) this.#stderr.push(line);
+    if (this.#stderr.length > STDERR_LINES) this.#stderr.splice(0, this.#stderr.length - STDERR_LINES);
+  }
+
+  #stderrTail(): string {
+    return this.#stderr.length === 0 ? "" : ` (stderr: ${this.#stderr.slice(-3).join(" | ")})`;
+  }
+
+  async #removeConfigDir(): Promise<void> {
+    const dir = this.#configDir;
+    this.#configDir = undefined;
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${message} within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,88 @@
+import type { CanonicalItemType, CanonicalRequestType, PlanStepStatus } from "../../contracts/enums.js";
+import { BoundedMap } from "../../kit/bounded-map.js";
+import { IdTable } from "../../kit/id-table.js";
+
+/** One streamed content block, identified by (scope, message id, content index). */
+export interface StreamBlock {
+  key: string;
+  itemId: string;
+  kind: "text" | "thinking" | "tool";
+  /** Text or thinking streamed so far. */
+  text: string;
+  stopped: boolean;
+  completed: boolean;
+  index: number;
+  toolUseId?: string;
+  parentItemId?: string;
+  messageId: string;
+}
+
+export interface ToolState {
+  toolName: string;
+  itemType: CanonicalItemType;
+  inputJson: string;
+  input: unknown;
+  inputFinal: boolean;
+  parentItemId?: string;
+  /** The host declined (or the session cancelled) its permission request. */
+  declined: boolean;
+}
+
+export interface RequestState {
+  requestId: string;
+  requestType: CanonicalRequestType;
+  toolUseId?: string;
+  itemId?: string;
+  isQuestion: boolean;
+}
+
+export interface PlanEntry {
+  id: string;
+  step: string;
+  status: PlanStepStatus;
+}
+
+/** Everything the Claude mapper remembers between records; every table is bounded by the mapper's cap. */
+export class ClaudeState {
+  /** Claude's `session_id` (our thread). */
+  providerSessionId: string | undefined;
+  threadId: string | undefined;
+  readonly startedThreads: BoundedMap<string, true>;
+  sessionStarted = false;
+  turnId: string | undefined;
+  turnCount = 0;
+  interruptRequested = false;
+  userMessageCount = 0;
+  snapshotCount = 0;
+  readonly warnedKinds: BoundedMap<string, true>;
+  /** Stream scope ("main" or a parent tool_use id) → the message id being streamed. */
+  readonly currentMessage: BoundedMap<string, string>;
+  readonly blocks: BoundedMap<string, StreamBlock>;
+  /** `scope|messageId` → its blocks in stream order. */
+  readonly messageBlocks: BoundedMap<string, StreamBlock[]>;
+  readonly tools: IdTable<ToolState>;
+  readonly finishedTools: BoundedMap<string, true>;
+  /** Keyed by the permission record's `requestKey`. */
+  readonly requests: BoundedMap<string, RequestState>;
+  /** tool_use id → requestKey of its open permission request. */
+  readonly requestByTool: BoundedMap<string, string>;
+  plan: PlanEntry[] = [];
+  /** task_id → the tool_use id of the Task/Agent call that runs it (task_updated does not repeat it). */
+  readonly taskTools: BoundedMap<string, string>;
+
+  constructor(
+    readonly sessionId: string,
+    cap: number,
+  ) {
+    this.startedThreads = new BoundedMap(cap);
+    this.warnedKinds = new BoundedMap(cap);
+    this.currentMessage = new BoundedMap(cap);
+    this.blocks = new BoundedMap(cap);
+    this.messageBlocks = new BoundedMap(cap);
+    this.tools = new IdTable(sessionId, "item", cap);
+    this.finishedTools = new BoundedMap(cap);
+    this.requests = new BoundedMap(cap);
+    this.requestByTool = new BoundedMap(cap);
+    this.taskTools = new BoundedMap(cap);
+  }
+}

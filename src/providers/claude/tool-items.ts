@@ -1,0 +1,186 @@
+/**
+ * Tool calls as items: started by their `tool_use` block (streamed or snapshot), input completed at the block's
+ * stop, and completed when the `user` message's `tool_result` arrives, with the output in `data.output`.
+ */
+import type { RuntimeEvent } from "../../contracts/events.js";
+import { arr, asObject, idKey, isObject, type JsonObject, str } from "../../kit/guards.js";
+import { type ClaudeContext, emit, toolItemId } from "./context.js";
+import { planUpdateFor } from "./plan.js";
+import type { ToolState } from "./state.js";
+import { itemTypeOfTool } from "./tool-kinds.js";
+
+const key = (toolUseId: string): string => `tool:${toolUseId}`;
+
+export function startToolItem(
+  ctx: ClaudeContext,
+  toolUseId: string,
+  toolName: string,
+  blockType: string,
+  input: Record<string, unknown> | undefined,
+  parentItemId: string | undefined,
+): RuntimeEvent[] {
+  const { state } = ctx;
+  if (state.tools.isOpen(key(toolUseId)) || state.finishedTools.has(toolUseId)) return [];
+  const tool: ToolState = {
+    toolName,
+    itemType: itemTypeOfTool(toolName, blockType),
+    inputJson: "",
+    input: input ?? {},
+    inputFinal: input !== undefined,
+    declined: false,
+    ...(parentItemId === undefined ? {} : { parentItemId }),
+  };
+  const { entry } = state.tools.open(key(toolUseId), tool);
+  return [
+    emit(
+      ctx,
+      "item.started",
+      {
+        itemType: tool.itemType,
+        status: "inProgress",
+        title: toolName,
+        data: { toolName, input: tool.input },
+      },
+      toolIds(entry.id, toolUseId, tool),
+    ),
+  ];
+}
+
+/** The tool's input is complete (block stop, or the snapshot): item.updated with it, once. */
+export function finalizeToolInput(
+  ctx: ClaudeContext,
+  toolUseId: string,
+  snapshotInput?: Record<string, unknown>,
+): RuntimeEvent[] {
+  const entry = ctx.state.tools.get(key(toolUseId));
+  if (entry === undefined || entry.state.inputFinal) return [];
+  const tool = entry.state;
+  tool.input = snapshotInput ?? parseInput(tool.inputJson);
+  tool.inputFinal = true;
+  return [
+    emit(
+      ctx,
+      "item.updated",
+      {
+        itemType: tool.itemType,
+        status: "inProgress",
+        title: tool.toolName,
+        data: { toolName: tool.toolName, input: tool.input },
+      },
+      toolIds(entry.id, toolUseId, tool),
+    ),
+  ];
+}
+
+/** A `tool_result` block of a `user` message (or a server tool's result block): the tool item completes. */
+export function completeToolFromResultBlock(
+  ctx: ClaudeContext,
+  block: JsonObject,
+  toolUseResult?: unknown,
+): RuntimeEvent[] {
+  const toolUseId = idKey(block.tool_use_id);
+  if (toolUseId === undefined)
+    return [
+      emit(ctx, "runtime.warning", {
+        message: "tool result without a tool_use_id",
+        detail: { reason: "malformed-record" },
+      }),
+    ];
+  const events: RuntimeEvent[] = [];
+  if (!ctx.state.tools.isOpen(key(toolUseId))) {
+    if (ctx.state.finishedTools.has(toolUseId)) return [];
+    // A result whose call we never saw (e.g. a subagent's internal tool): still an item, so the output is kept.
+    events.push(...startToolItem(ctx, toolUseId, "unknown", "tool_use", {}, undefined));
+  }
+  const entry = ctx.state.tools.get(key(toolUseId));
+  if (entry === undefined) return events;
+  const tool = entry.state;
+  if (!tool.inputFinal) events.push(...finalizeToolInput(ctx, toolUseId));
+  const output = outputText(block.content);
+  const isError = block.is_error === true;
+  const ids = toolIds(entry.id, toolUseId, tool);
+  if (tool.itemType === "command_execution" && !tool.declined && output.length > 0)
+    events.push(emit(ctx, "content.delta", { streamKind: "command_output", delta: output }, ids));
+  if (!isError) events.push(...planUpdateFor(ctx, tool, toolUseResult));
+  const status = tool.declined ? "declined" : isError ? "failed" : "completed";
+  const data: Record<string, unknown> = { toolName: tool.toolName, input: tool.input, output, isError };
+  if (toolUseResult !== undefined) data.result = toolUseResult;
+  events.push(
+    emit(ctx, "item.completed", { itemType: tool.itemType, status, title: tool.toolName, data }, ids),
+  );
+  ctx.state.tools.close(key(toolUseId));
+  ctx.state.finishedTools.set(toolUseId, true);
+  return events;
+}
+
+/** Marks a tool whose permission was refused, so its item completes as `declined`. */
+export function markToolDeclined(ctx: ClaudeContext, toolUseId: string | undefined): void {
+  if (toolUseId === undefined) return;
+  const entry = ctx.state.tools.get(key(toolUseId));
+  if (entry !== undefined) entry.state.declined = true;
+}
+
+/** Tools still open when their turn ends (no result ever came): failed, with the reason. */
+export function abandonOpenTools(ctx: ClaudeContext, reason: string): RuntimeEvent[] {
+  const events: RuntimeEvent[] = [];
+  for (const entry of ctx.state.tools.openEntries()) {
+    const tool = entry.state;
+    const toolUseId = entry.nativeKey.slice("tool:".length);
+    events.push(
+      emit(
+        ctx,
+        "item.completed",
+        {
+          itemType: tool.itemType,
+          status: tool.declined ? "declined" : "failed",
+          title: tool.toolName,
+          detail: reason,
+          data: { toolName: tool.toolName, input: tool.input },
+        },
+        toolIds(entry.id, toolUseId, tool),
+      ),
+    );
+    ctx.state.tools.close(entry.nativeKey);
+    ctx.state.finishedTools.set(toolUseId, true);
+  }
+  return events;
+}
+
+export function toolIds(itemId: string, toolUseId: string, tool: ToolState) {
+  return {
+    itemId,
+    ...(tool.parentItemId === undefined ? {} : { parentItemId: tool.parentItemId }),
+    providerRefs: { providerItemId: toolUseId },
+  };
+}
+
+export function toolItemIdOf(ctx: ClaudeContext, toolUseId: string): string {
+  return toolItemId(ctx.state, toolUseId);
+}
+
+function parseInput(json: string): unknown {
+  if (json.trim().length === 0) return {};
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return { partialJson: json };
+  }
+}
+
+/** Tool result content (a string or content blocks) as text; non-text blocks are named, not dropped. */
+export function outputText(content: unknown): string {
+  if (typeof content === "string") return content;
+  const blocks = arr(content);
+  if (blocks === undefined) return content === undefined || content === null ? "" : JSON.stringify(content);
+  return blocks
+    .map((block) => {
+      if (!isObject(block)) return "";
+      if (block.type === "text") return str(block.text) ?? "";
+      return `[${str(block.type) ?? "block"}]`;
+    })
+    .join("");
+}
+
+export function toolUseResultOf(msg: JsonObject): unknown {
+  return asObject(msg)?.tool_use_result;
+}

@@ -1,0 +1,83 @@
+import type { RuntimeEvent } from "../../contracts/events.js";
+import { arr, asObject, isObject, num, str } from "../../kit/guards.js";
+import { mintId } from "../../kit/ids.js";
+import { type ClaudeContext, emit } from "./context.js";
+import { closeAllBlocks } from "./stream-blocks.js";
+import { abandonOpenTools } from "./tool-items.js";
+import { tokenUsageOf } from "./usage.js";
+
+/**
+ * Turns. A turn starts when the host sends a prompt (an `out` user message) or, in a transcript without host
+ * records, at the first message that belongs to a turn; it ends at the `result` message — exactly once.
+ */
+export function ensureTurn(ctx: ClaudeContext): RuntimeEvent[] {
+  const { state } = ctx;
+  if (state.turnId !== undefined) return [];
+  state.turnCount += 1;
+  state.turnId = mintId(state.sessionId, "turn", `turn:${state.turnCount}`);
+  state.interruptRequested = false;
+  return [emit(ctx, "turn.started", {})];
+}
+
+/** `result:*` → turn.completed with usage, model usage, cost and stop reason; errors add runtime.error first. */
+export function mapResult(ctx: ClaudeContext): RuntimeEvent[] {
+  const { msg, state } = ctx;
+  const events = ensureTurn(ctx);
+  const subtype = str(msg.subtype) ?? "unknown";
+  const isError = subtype !== "success" || msg.is_error === true;
+  const interrupted = state.interruptRequested;
+  const errorMessage = isError ? errorTextOf(msg, subtype) : undefined;
+  if (isError && !interrupted) {
+    events.push(
+      emit(ctx, "runtime.error", {
+        message: errorMessage ?? subtype,
+        class: "provider_error",
+        detail: { subtype, errors: msg.errors, stopReason: msg.stop_reason },
+      }),
+    );
+  }
+  events.push(...closeTurnContents(ctx, interrupted ? "interrupted" : "turn ended"));
+  const usage = tokenUsageOf(msg.usage);
+  const cost = num(msg.total_cost_usd);
+  const stopReason = msg.stop_reason === null ? null : str(msg.stop_reason);
+  events.push(
+    emit(ctx, "turn.completed", {
+      state: interrupted ? "interrupted" : isError ? "failed" : "completed",
+      stopReason,
+      usage,
+      modelUsage: isObject(msg.modelUsage) ? msg.modelUsage : undefined,
+      totalCostUsd: cost,
+      errorMessage,
+    }),
+  );
+  state.turnId = undefined;
+  state.interruptRequested = false;
+  return events;
+}
+
+/** `out` interrupt_request: the turn's coming result completes it as `interrupted`, not failed. */
+export function mapInterruptRequest(ctx: ClaudeContext): RuntimeEvent[] {
+  ctx.state.interruptRequested = ctx.state.turnId !== undefined;
+  const reason = str(ctx.msg.reason);
+  return [
+    emit(
+      ctx,
+      "provider.event",
+      reason === undefined ? { name: "interrupt_request" } : { name: "interrupt_request", summary: reason },
+    ),
+  ];
+}
+
+/** Items left open when a turn ends: streamed blocks complete with what arrived, tools end as failed. */
+export function closeTurnContents(ctx: ClaudeContext, reason: string): RuntimeEvent[] {
+  return [...closeAllBlocks(ctx), ...abandonOpenTools(ctx, reason)];
+}
+
+function errorTextOf(msg: Record<string, unknown>, subtype: string): string {
+  const errors = (arr(msg.errors) ?? []).filter((e): e is string => typeof e === "string");
+  if (errors.length > 0) return errors.join("; ");
+  const result = str(msg.result);
+  if (result !== undefined && result.length > 0) return result;
+  const reason = str(asObject(msg)?.terminal_reason);
+  return reason === undefined ? subtype : `${subtype}: ${reason}`;
+}

@@ -1,0 +1,164 @@
+import type { CanonicalItemType, ItemStatus } from "../../contracts/enums.js";
+import type { ItemLifecyclePayload } from "../../contracts/payloads.js";
+import { arr, isObject, type JsonObject, str } from "../../kit/guards.js";
+import type { HandlerContext } from "./app-server-state.js";
+
+/** Every v2 ThreadItem `type` of Codex 0.171.0 → its canonical item type. */
+export const CODEX_ITEM_TYPES: Record<string, CanonicalItemType> = {
+  userMessage: "user_message",
+  /** A prompt a hook injected into the conversation: user-side input. */
+  hookPrompt: "user_message",
+  agentMessage: "assistant_message",
+  /** The output of a function call the model made (a tool result item). */
+  functionCallOutput: "dynamic_tool_call",
+  plan: "plan",
+  reasoning: "reasoning",
+  commandExecution: "command_execution",
+  fileChange: "file_change",
+  mcpToolCall: "mcp_tool_call",
+  dynamicToolCall: "dynamic_tool_call",
+  collabAgentToolCall: "collab_agent_tool_call",
+  /** What a spawned subagent did; linked to its collab call by `parentItemId`. */
+  subAgentActivity: "collab_agent_tool_call",
+  webSearch: "web_search",
+  imageView: "image_view",
+  /** The built-in `sleep` tool. */
+  sleep: "dynamic_tool_call",
+  /** A generated image: shown like a viewed one. */
+  imageGeneration: "image_view",
+  enteredReviewMode: "review_entered",
+  exitedReviewMode: "review_exited",
+  contextCompaction: "context_compaction",
+};
+
+export function canonicalItemType(nativeType: string | undefined): CanonicalItemType {
+  return (nativeType !== undefined ? CODEX_ITEM_TYPES[nativeType] : undefined) ?? "unknown";
+}
+
+const STATUS: Record<string, ItemStatus> = {
+  inProgress: "inProgress",
+  completed: "completed",
+  failed: "failed",
+  declined: "declined",
+  interrupted: "failed",
+  blocked: "declined",
+};
+
+/** The terminal status of a completed item: its native status when it has one, else completed. */
+function completedStatus(item: JsonObject): ItemStatus {
+  const native = str(item.status);
+  if (native !== undefined && STATUS[native] !== undefined && native !== "inProgress") return STATUS[native];
+  if (item.success === false) return "failed";
+  return "completed";
+}
+
+/** A short title and a one-line detail a UI can show without knowing the native shape. */
+function describe(item: JsonObject): { title?: string | undefined; detail?: string | undefined } {
+  switch (str(item.type)) {
+    case "commandExecution":
+      return { title: "command", detail: str(item.command) };
+    case "fileChange": {
+      const paths = (arr(item.changes) ?? []).map((c) => (isObject(c) ? str(c.path) : undefined));
+      return { title: "file change", detail: paths.filter((p) => p !== undefined).join(", ") };
+    }
+    case "mcpToolCall":
+      return { title: `${str(item.server) ?? "mcp"}/${str(item.tool) ?? "tool"}` };
+    case "dynamicToolCall":
+    case "functionCallOutput":
+      return { title: str(item.tool) ?? str(item.name) };
+    case "collabAgentToolCall":
+      return { title: str(item.tool), detail: str(item.prompt) };
+    case "subAgentActivity":
+      return { title: `subagent ${str(item.kind) ?? "activity"}`, detail: str(item.agentPath) };
+    case "webSearch":
+      return { title: "web search", detail: str(item.query) };
+    case "imageView":
+      return { title: "image", detail: str(item.path) };
+    case "imageGeneration":
+      return { title: "image generation", detail: str(item.savedPath) ?? str(item.revisedPrompt) };
+    case "sleep":
+      return { title: "sleep" };
+    case "agentMessage":
+    case "plan":
+      return { detail: str(item.text) };
+    default:
+      return {};
+  }
+}
+
+/** The item's native fields without its native id and type: what the canonical payload carries as `data`. */
+function dataOf(item: JsonObject): JsonObject {
+  const { id: _id, type: _type, ...rest } = item;
+  return rest;
+}
+
+function lifecycle(item: JsonObject, status: ItemStatus): ItemLifecyclePayload {
+  const itemType = canonicalItemType(str(item.type));
+  return { itemType, status, ...describe(item), data: dataOf(item) };
+}
+
+/**
+ * Subagent links: a collab call names the threads it talks to (`receiverThreadIds`); events of those threads, and
+ * the parent thread's `subAgentActivity` items about them, get the call's item id as `parentItemId`.
+ */
+function linkSubagents(ctx: HandlerContext, item: JsonObject, itemId: string | undefined): void {
+  if (itemId === undefined || str(item.type) !== "collabAgentToolCall") return;
+  for (const receiver of arr(item.receiverThreadIds) ?? []) {
+    const key = str(receiver);
+    if (key !== undefined) ctx.state.parentOfThread.set(key, itemId);
+  }
+}
+
+function parentForItem(ctx: HandlerContext, item: JsonObject, threadKey: string | undefined) {
+  if (str(item.type) === "subAgentActivity") {
+    const agentThread = str(item.agentThreadId);
+    const parent = agentThread === undefined ? undefined : ctx.state.parentOfThread.get(agentThread);
+    if (parent !== undefined) return parent;
+  }
+  return ctx.parentOf(threadKey);
+}
+
+/** `item/started`: opens the item (once) with its type and snapshot; a repeated start becomes an update. */
+export function mapItemStarted(ctx: HandlerContext, params: JsonObject): void {
+  const item = isObject(params.item) ? params.item : undefined;
+  const nativeId = str(item?.id);
+  const threadKey = str(params.threadId);
+  if (item === undefined || nativeId === undefined) {
+    ctx.warn("malformed item/started: no item id", { reason: "malformed-record" });
+    return;
+  }
+  const payload = lifecycle(item, "inProgress");
+  const opened = ctx.item(threadKey, str(params.turnId), nativeId, payload.itemType, {
+    parentItemId: parentForItem(ctx, item, threadKey),
+    payload,
+  });
+  if (opened === undefined) {
+    ctx.warn("item/started for an item that already completed", { reason: "late-record" });
+    return;
+  }
+  linkSubagents(ctx, item, opened.ids.itemId);
+  if (!opened.isNew) ctx.emit("item.updated", payload, opened.ids);
+}
+
+/** `item/completed`: closes the item with its final snapshot and terminal status. */
+export function mapItemCompleted(ctx: HandlerContext, params: JsonObject): void {
+  const item = isObject(params.item) ? params.item : undefined;
+  const nativeId = str(item?.id);
+  const threadKey = str(params.threadId);
+  if (item === undefined || nativeId === undefined) {
+    ctx.warn("malformed item/completed: no item id", { reason: "malformed-record" });
+    return;
+  }
+  const payload = lifecycle(item, completedStatus(item));
+  const opened = ctx.item(threadKey, str(params.turnId), nativeId, payload.itemType, {
+    parentItemId: parentForItem(ctx, item, threadKey),
+    payload: { ...payload, status: "inProgress" },
+  });
+  if (opened === undefined) {
+    ctx.warn("item/completed for an item that already completed", { reason: "late-record" });
+    return;
+  }
+  linkSubagents(ctx, item, opened.ids.itemId);
+  ctx.emit("item.completed", payload, opened.ids);
+  ctx.endItem(threadKey, nativeId);
+}

@@ -1,0 +1,212 @@
+import type { CanonicalItemType, CanonicalRequestType } from "../../contracts/enums.js";
+import type { RuntimeEventRaw } from "../../contracts/envelope.js";
+import type { RuntimeEventType } from "../../contracts/event-types.js";
+import type { RuntimeEvent } from "../../contracts/events.js";
+import type {
+  ItemLifecyclePayload,
+  RuntimeEventPayloadByType,
+  TokenUsage,
+} from "../../contracts/payloads.js";
+import { BoundedMap } from "../../kit/bounded-map.js";
+import type { EventBuilder, EventContext, PayloadInput } from "../../kit/event-builder.js";
+import { IdTable } from "../../kit/id-table.js";
+import { mintId } from "../../kit/ids.js";
+
+/** What the mapper remembers about a native thread. */
+export interface ThreadState {
+  model?: string | undefined;
+  effort?: string | undefined;
+  /** The turn the thread is running, for records (legacy approvals) that name no turn. */
+  activeTurnKey?: string | undefined;
+}
+
+export interface TurnState {
+  threadKey: string;
+  /** Sum of the `last` usage reported during the turn. */
+  usage?: TokenUsage | undefined;
+}
+
+export interface ItemState {
+  itemType: CanonicalItemType;
+  threadKey: string;
+  turnKey: string | undefined;
+  parentItemId: string | undefined;
+}
+
+export interface RequestState {
+  method: string;
+  requestType: CanonicalRequestType;
+  isUserInput: boolean;
+  threadKey: string | undefined;
+  turnKey: string | undefined;
+  itemId: string | undefined;
+  nativeId: string;
+}
+
+/** Our own outgoing request, kept until its response arrives. */
+export interface OutgoingRequest {
+  method: string;
+  params: unknown;
+}
+
+/**
+ * Correlation state of one app-server session: native thread/turn/item/request ids → canonical ids, what is open,
+ * and which subagent thread belongs to which collab item. Every table is bounded.
+ */
+export class CodexAppServerState {
+  readonly threads: IdTable<ThreadState>;
+  readonly turns: IdTable<TurnState>;
+  readonly items: IdTable<ItemState>;
+  readonly requests: IdTable<RequestState>;
+  readonly outgoing: BoundedMap<string, OutgoingRequest>;
+  /** Native request id → how many requests used it so far (ids can repeat across connections). */
+  readonly requestGenerations: BoundedMap<string, number>;
+  /** Native request key of a request that is still open, by native JSON-RPC id. */
+  readonly openRequestByNativeId: BoundedMap<string, string>;
+  /** Turns and items that have ended, so late records do not reopen them. */
+  readonly endedTurns: BoundedMap<string, true>;
+  readonly endedItems: BoundedMap<string, true>;
+  /** Subagent thread (native id) → the canonical collab_agent_tool_call item that spawned it. */
+  readonly parentOfThread: BoundedMap<string, string>;
+  readonly tasks: BoundedMap<string, true>;
+  sessionStarted = false;
+
+  constructor(
+    readonly sessionId: string,
+    cap: number,
+  ) {
+    this.threads = new IdTable(sessionId, "thread", cap);
+    this.turns = new IdTable(sessionId, "turn", cap);
+    this.items = new IdTable(sessionId, "item", cap);
+    this.requests = new IdTable(sessionId, "request", cap);
+    this.outgoing = new BoundedMap(cap);
+    this.requestGenerations = new BoundedMap(cap);
+    this.openRequestByNativeId = new BoundedMap(cap);
+    this.endedTurns = new BoundedMap(cap);
+    this.endedItems = new BoundedMap(cap);
+    this.parentOfThread = new BoundedMap(cap);
+    this.tasks = new BoundedMap(cap);
+  }
+
+  taskId(kind: string, nativeKey: string): string {
+    return mintId(this.sessionId, "task", `${kind}\u0000${nativeKey}`);
+  }
+}
+
+export function itemKey(threadKey: string | undefined, nativeItemId: string): string {
+  return `${threadKey ?? ""}\u0000${nativeItemId}`;
+}
+
+/**
+ * The context a handler works in: the builder, the record's raw, the state, and helpers that open threads and
+ * turns on first sight so every event refers only to things already started.
+ */
+export class HandlerContext {
+  readonly out: RuntimeEvent[] = [];
+
+  constructor(
+    readonly b: EventBuilder,
+    readonly state: CodexAppServerState,
+    readonly raw: RuntimeEventRaw,
+  ) {}
+
+  emit<T extends RuntimeEventType>(
+    type: T,
+    payload: PayloadInput<RuntimeEventPayloadByType[T]>,
+    context: EventContext = {},
+  ): void {
+    this.out.push(this.b.emit(type, payload, { ...context, raw: this.raw }) as RuntimeEvent);
+  }
+
+  /** Ids of a thread, emitting `thread.started` the first time it is seen. */
+  thread(threadKey: string | undefined): EventContext {
+    if (threadKey === undefined || threadKey.length === 0) return {};
+    const { entry, isNew } = this.state.threads.open(threadKey, {});
+    const context = { threadId: entry.id, providerRefs: { providerThreadId: threadKey } };
+    if (isNew) this.emit("thread.started", { providerThreadId: threadKey }, context);
+    return context;
+  }
+
+  /**
+   * Ids of a turn, emitting `turn.started` the first time it is seen (unless it already ended: then the ids are
+   * returned without reopening it).
+   */
+  turn(threadKey: string | undefined, turnKey: string | undefined): EventContext {
+    const threadContext = this.thread(threadKey);
+    if (turnKey === undefined || turnKey.length === 0) return threadContext;
+    const context: EventContext = {
+      ...threadContext,
+      turnId: this.state.turns.idOf(turnKey),
+      providerRefs: { ...threadContext.providerRefs, providerTurnId: turnKey },
+    };
+    if (this.state.turns.isOpen(turnKey) || this.state.endedTurns.has(turnKey)) return context;
+    this.state.turns.open(turnKey, { threadKey: threadKey ?? "" });
+    const thread = threadKey === undefined ? undefined : this.state.threads.get(threadKey)?.state;
+    if (thread !== undefined) thread.activeTurnKey = turnKey;
+    this.emit("turn.started", { model: thread?.model, effort: thread?.effort }, context);
+    return context;
+  }
+
+  /** The collab item a subagent thread's events belong to. */
+  parentOf(threadKey: string | undefined): string | undefined {
+    return threadKey === undefined ? undefined : this.state.parentOfThread.get(threadKey);
+  }
+
+  /**
+   * Ids of an item, emitting `item.started` (with `started.payload`, or a bare one) the first time it is seen.
+   * Returns undefined when the item already completed: late records must not reopen it.
+   */
+  item(
+    threadKey: string | undefined,
+    turnKey: string | undefined,
+    nativeItemId: string,
+    itemType: CanonicalItemType,
+    started: { parentItemId?: string | undefined; payload?: ItemLifecyclePayload } = {},
+  ): { ids: EventContext; isNew: boolean } | undefined {
+    const key = itemKey(threadKey, nativeItemId);
+    if (this.state.endedItems.has(key)) return undefined;
+    const turnContext = this.turn(threadKey, turnKey);
+    const existing = this.state.items.get(key);
+    const parentItemId = existing?.state.parentItemId ?? started.parentItemId ?? this.parentOf(threadKey);
+    const ids: EventContext = {
+      ...turnContext,
+      itemId: this.state.items.idOf(key),
+      parentItemId,
+      providerRefs: { ...turnContext.providerRefs, providerItemId: nativeItemId },
+    };
+    if (existing !== undefined) return { ids, isNew: false };
+    this.state.items.open(key, { itemType, threadKey: threadKey ?? "", turnKey, parentItemId });
+    this.emit("item.started", started.payload ?? { itemType, status: "inProgress" }, ids);
+    return { ids, isNew: true };
+  }
+
+  /** Closes every item of a turn still open (a retried model call leaves its partial message open). */
+  endItemsOfTurn(turnKey: string, detail: string): void {
+    for (const entry of this.state.items.openEntries()) {
+      if (entry.state.turnKey !== turnKey) continue;
+      this.emit(
+        "item.completed",
+        { itemType: entry.state.itemType, status: "failed", detail },
+        {
+          threadId: this.state.threads.idOf(entry.state.threadKey),
+          turnId: this.state.turns.idOf(turnKey),
+          itemId: entry.id,
+          parentItemId: entry.state.parentItemId,
+        },
+      );
+      this.state.items.close(entry.nativeKey);
+      this.state.endedItems.set(entry.nativeKey, true);
+    }
+  }
+
+  /** Marks an item ended; its later records are dropped or warned about. */
+  endItem(threadKey: string | undefined, nativeItemId: string): void {
+    const key = itemKey(threadKey, nativeItemId);
+    this.state.items.close(key);
+    this.state.endedItems.set(key, true);
+  }
+
+  warn(message: string, detail: unknown, context: EventContext = {}): void {
+    this.emit("runtime.warning", { message, detail }, context);
+  }
+}

@@ -1,0 +1,296 @@
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { RuntimeEvent } from "../../contracts/events.js";
+import { DriverSession } from "../../drivers/driver-session.js";
+import {
+  type DriverOptions,
+  type RequestResponse,
+  type RuntimeDriver,
+  type TurnInput,
+  UnknownRequestError,
+} from "../../drivers/types.js";
+import { idKey, isObject, type JsonObject, str } from "../../kit/guards.js";
+import { CodexAppServerMapper } from "./app-server-mapper.js";
+import { nativeAnswer } from "./approval-answers.js";
+import { StdioLines } from "./stdio-lines.js";
+
+const DEFAULT_START_TIMEOUT_MS = 30_000;
+const REQUEST_TIMEOUT_MS = 60_000;
+const KILL_GRACE_MS = 2_000;
+
+interface PendingCall {
+  method: string;
+  resolve(result: JsonObject): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+interface OpenServerRequest {
+  /** The JSON-RPC id exactly as the server sent it (number or string). */
+  nativeId: unknown;
+  requestKey: string;
+  method: string;
+  params: JsonObject;
+}
+
+/** `options.agentCommand` replaces the command line (tests wrap the real binary); it must start an app-server. */
+async function defaultCommand(): Promise<string[]> {
+  const { codexBinaryPath } = await import("../../mock-model/agent-env.js");
+  return [process.execPath, codexBinaryPath(), "app-server"];
+}
+
+/** The real `codex app-server` of the pinned `@openai/codex`, driven over JSON-RPC on stdio. */
+export function createCodexDriver(options: DriverOptions): CodexAppServerDriver {
+  return new CodexAppServerDriver(options);
+}
+
+export class CodexAppServerDriver implements RuntimeDriver {
+  readonly provider = "codex" as const;
+  readonly sessionId: string;
+  readonly #session: DriverSession;
+  readonly #mapper: CodexAppServerMapper;
+  readonly #calls = new Map<string, PendingCall>();
+  readonly #serverRequests = new Map<string, OpenServerRequest>();
+  #child: ChildProcessWithoutNullStreams | undefined;
+  #lines: StdioLines | undefined;
+  #nextId = 1;
+  #threadId: string | undefined;
+  #turnId: string | undefined;
+  #tempHome: string | undefined;
+  #stderrTail = "";
+  #stopping = false;
+  #exited: Promise<void> = Promise.resolve();
+
+  constructor(readonly options: DriverOptions) {
+    this.sessionId = options.sessionId ?? `codex-${randomUUID()}`;
+    this.#mapper = new CodexAppServerMapper({ sessionId: this.sessionId });
+    this.#session = new DriverSession(this.#mapper, { record: options.record, clock: options.clock });
+  }
+
+  get events(): AsyncIterable<RuntimeEvent> {
+    return this.#session.channel;
+  }
+
+  /** The app-server's process id while it runs. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** The native thread id (for `resume`), once the thread has started. */
+  get threadId(): string | undefined {
+    return this.#threadId;
+  }
+
+  async start(): Promise<void> {
+    const timeoutMs = this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+    try {
+      await this.#spawn();
+      await this.#call(
+        "initialize",
+        {
+          clientInfo: { name: "provider-runtime", title: "provider-runtime", version: "0.1.0" },
+          capabilities: { experimentalApi: false },
+        },
+        timeoutMs,
+      );
+      this.#send({ method: "initialized" });
+      const threadParams = {
+        cwd: this.options.cwd,
+        approvalPolicy: "untrusted",
+        sandbox: "workspace-write",
+        ...(this.options.model !== undefined ? { model: this.options.model } : {}),
+      };
+      const opened =
+        this.options.resume !== undefined
+          ? await this.#call("thread/resume", { threadId: this.options.resume, ...threadParams }, timeoutMs)
+          : await this.#call("thread/start", threadParams, timeoutMs);
+      const thread = isObject(opened.thread) ? opened.thread : {};
+      this.#threadId = str(thread.id);
+      if (this.#threadId === undefined) throw new Error("codex app-server returned no thread id");
+    } catch (error) {
+      this.#fail(`codex app-server handshake failed: ${messageOf(error)}`);
+      throw error;
+    }
+  }
+
+  async sendTurn(input: TurnInput): Promise<void> {
+    if (this.#threadId === undefined) throw new Error("the session has not started");
+    const result = await this.#call("turn/start", {
+      threadId: this.#threadId,
+      input: [{ type: "text", text: input.text, text_elements: [] }],
+    });
+    const turn = isObject(result.turn) ? result.turn : {};
+    this.#turnId = str(turn.id) ?? this.#turnId;
+  }
+
+  async respond(requestId: string, response: RequestResponse): Promise<void> {
+    const open = this.#serverRequests.get(requestId);
+    const stillOpen =
+      open !== undefined &&
+      !this.#session.ended &&
+      this.#mapper.state.requests.get(open.requestKey)?.id === requestId;
+    if (open === undefined || !stillOpen) {
+      this.#serverRequests.delete(requestId);
+      throw new UnknownRequestError(requestId);
+    }
+    this.#serverRequests.delete(requestId);
+    this.#send({ id: open.nativeId, ...nativeAnswer(open.method, open.params, response) });
+  }
+
+  async interrupt(): Promise<void> {
+    if (this.#threadId === undefined || this.#turnId === undefined) return;
+    await this.#call("turn/interrupt", { threadId: this.#threadId, turnId: this.#turnId });
+  }
+
+  async stop(): Promise<void> {
+    if (!this.#session.ended)
+      this.#session.terminate({ kind: "stop", message: "session stopped by the host" });
+    this.#stopping = true;
+    this.#shutdown("session stopped");
+    await this.#exited;
+    if (this.#tempHome !== undefined) await rm(this.#tempHome, { recursive: true, force: true });
+  }
+
+  async #spawn(): Promise<void> {
+    const env: Record<string, string | undefined> = { ...process.env, ...this.options.env };
+    if (this.options.modelBaseUrl !== undefined) {
+      const { writeCodexHome } = await import("../../mock-model/agent-env.js");
+      // A caller's CODEX_HOME is kept (so a later session can resume its thread); ours is removed on stop.
+      const home = this.options.env?.CODEX_HOME ?? (await mkdtemp(join(tmpdir(), "provider-runtime-codex-")));
+      if (this.options.env?.CODEX_HOME === undefined) this.#tempHome = home;
+      // HOME too: a login shell would otherwise read the user's profile into command output.
+      // Approval policy and sandbox go in thread/start: 0.171.0 refuses `approval_policy = "untrusted"` in config.
+      Object.assign(
+        env,
+        { HOME: home },
+        await writeCodexHome(
+          home,
+          this.options.modelBaseUrl,
+          // Against the mock, a model error should surface at once, not after Codex's five back-off retries.
+          {
+            requestMaxRetries: 0,
+            streamMaxRetries: 0,
+            ...(this.options.model !== undefined ? { model: this.options.model } : {}),
+          },
+        ),
+        this.options.env,
+      );
+    }
+    const [command, ...args] = this.options.agentCommand ?? (await defaultCommand());
+    if (command === undefined) throw new Error("empty agent command");
+    const child = spawn(command, args, { cwd: this.options.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    this.#child = child;
+    this.#exited = new Promise((resolve) => {
+      child.once("close", () => resolve());
+      child.once("error", () => resolve());
+    });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      this.#stderrTail = (this.#stderrTail + chunk).slice(-4_000);
+    });
+    child.stdin.on("error", () => undefined);
+    child.once("error", (error) => this.#fail(`could not run codex app-server: ${error.message}`));
+    child.once("exit", (code, signal) => {
+      if (this.#stopping) return;
+      const tail = this.#stderrTail.trim().split("\n").slice(-1)[0] ?? "";
+      this.#fail(
+        `codex app-server exited (code ${code ?? "none"}, signal ${signal ?? "none"}) ${tail}`.trim(),
+      );
+    });
+    this.#lines = new StdioLines(child, {
+      message: (value) => this.#receive(value),
+      garbage: (text) => {
+        this.#session.ingestGarbage(text);
+        this.#fail("codex app-server wrote a line that is not JSON-RPC");
+      },
+    });
+  }
+
+  #receive(value: unknown): void {
+    if (this.#session.ended) return;
+    const msg = isObject(value) ? value : undefined;
+    const method = str(msg?.method);
+    const id = idKey(msg?.id);
+    if (msg !== undefined && method === undefined && id !== undefined) this.#settleCall(id, msg);
+    if (method === "turn/started" && isObject(msg?.params) && isObject(msg.params.turn))
+      this.#turnId = str(msg.params.turn.id) ?? this.#turnId;
+    const keepReading = this.#session.ingest("in", value);
+    if (msg !== undefined && method !== undefined && id !== undefined)
+      this.#trackServerRequest(msg, method, id);
+    if (!keepReading && this.#lines !== undefined) {
+      const lines = this.#lines;
+      lines.pause();
+      this.#session.channel.onDrain(() => lines.resume());
+    }
+  }
+
+  /** Remembers a server request under the canonical id the mapper gave it, for `respond`. */
+  #trackServerRequest(msg: JsonObject, method: string, nativeKey: string): void {
+    const requestKey = this.#mapper.state.openRequestByNativeId.get(nativeKey);
+    const open = requestKey === undefined ? undefined : this.#mapper.state.requests.get(requestKey);
+    if (requestKey === undefined || open === undefined) return;
+    const params = isObject(msg.params) ? msg.params : {};
+    this.#serverRequests.set(open.id, { nativeId: msg.id, requestKey, method, params });
+  }
+
+  #settleCall(id: string, msg: JsonObject): void {
+    const call = this.#calls.get(id);
+    if (call === undefined) return;
+    this.#calls.delete(id);
+    clearTimeout(call.timer);
+    if (isObject(msg.error)) call.reject(new Error(`${call.method}: ${str(msg.error.message) ?? "error"}`));
+    else call.resolve(isObject(msg.result) ? msg.result : {});
+  }
+
+  #call(method: string, params: JsonObject, timeoutMs = REQUEST_TIMEOUT_MS): Promise<JsonObject> {
+    if (this.#session.ended) return Promise.reject(new Error(`session ended; cannot send ${method}`));
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#calls.delete(String(id));
+        reject(new Error(`${method} timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.#calls.set(String(id), { method, resolve, reject, timer });
+      this.#send({ id, method, params });
+    });
+  }
+
+  /** Every message we send is recorded (and mapped) before it is written. */
+  #send(msg: JsonObject): void {
+    if (this.#session.ended) return;
+    this.#session.ingest("out", msg);
+    this.#lines?.send(msg);
+  }
+
+  /** A fatal transport failure: close everything (turn failed, requests cancelled) and end the process. */
+  #fail(message: string): void {
+    if (this.#stopping) return;
+    this.#stopping = true;
+    this.#session.terminate({ kind: "crash", message });
+    this.#shutdown(message);
+  }
+
+  #shutdown(reason: string): void {
+    this.#lines?.close();
+    for (const [id, call] of this.#calls) {
+      clearTimeout(call.timer);
+      call.reject(new Error(`${call.method} abandoned: ${reason}`));
+      this.#calls.delete(id);
+    }
+    this.#serverRequests.clear();
+    const child = this.#child;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    child.stdin.end();
+    child.kill("SIGTERM");
+    const killer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
+    killer.unref();
+    child.once("close", () => clearTimeout(killer));
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,131 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "vitest";
+import type { RuntimeEvent } from "../../src/contracts/events.js";
+import { EDIT_FILE_NAME, SHELL_MARKER_OUTPUT } from "../../src/mock-model/index.js";
+import { verifyEvents } from "../../src/verify/index.js";
+import { assistantDeltas, type ScenarioRun, type ScenarioScript } from "./harness.js";
+
+export const CONCEPTS = [
+  "text",
+  "reasoning",
+  "shell with approval",
+  "file edit",
+  "plan",
+  "question",
+  "subagent",
+  "model error",
+  "multi-turn",
+  "interrupt",
+] as const;
+export type Concept = (typeof CONCEPTS)[number];
+
+/** What a provider can express: checked when supported, checked ABSENT (with the reason) when not. */
+export type Support = { supported: true; note?: string } | { supported: false; why: string };
+
+export const SCRIPTS: Record<Concept, ScenarioScript> = {
+  text: { prompts: ["mock:text say hello"] },
+  reasoning: { prompts: ["mock:reasoning think first"] },
+  "shell with approval": { prompts: ["mock:shell run a command"] },
+  "file edit": { prompts: ["mock:edit write a file"] },
+  plan: { prompts: ["mock:plan make a plan"] },
+  question: { prompts: ["mock:question ask me"] },
+  subagent: { prompts: ["mock:subagent delegate"] },
+  "model error": { prompts: ["mock:error-500 fail"] },
+  "multi-turn": { prompts: ["mock:text first", "mock:text second"] },
+  interrupt: { prompts: ["mock:long write a lot"], interruptAfterFirstDelta: true },
+};
+
+const of = <T extends RuntimeEvent["type"]>(events: readonly RuntimeEvent[], type: T) =>
+  events.filter((e): e is Extract<RuntimeEvent, { type: T }> => e.type === type);
+
+/** The rules every run obeys, whatever the provider and scenario (EVENTS.md §7, DESIGN.md §2). */
+export function checkCommonRules(run: ScenarioRun): void {
+  expect(verifyEvents(run.events).map((v) => v.message)).toEqual([]);
+  const started = of(run.events, "turn.started");
+  const ended = [...of(run.events, "turn.completed"), ...of(run.events, "turn.aborted")];
+  expect(started.length).toBeGreaterThan(0);
+  expect(ended.map((e) => e.turnId).sort()).toEqual(started.map((e) => e.turnId).sort());
+  const opened = of(run.events, "request.opened").map((e) => e.requestId);
+  expect(
+    of(run.events, "request.resolved")
+      .map((e) => e.requestId)
+      .sort(),
+  ).toEqual([...opened].sort());
+  for (const error of of(run.events, "runtime.error")) expect(error.payload.class).toBeDefined();
+  expect(run.events.at(-1)?.type).toBe("session.exited");
+}
+
+const completedItems = (run: ScenarioRun, itemType: string) =>
+  run.view.items.filter((item) => item.itemType === itemType && item.status !== "inProgress");
+
+export const CHECKS: Record<Concept, (run: ScenarioRun, support: Support) => void> = {
+  text(run) {
+    expect(assistantDeltas(run.events)).toContain("mock final answer: text");
+    expect(run.view.turns.map((t) => t.state)).toEqual(["completed"]);
+  },
+  reasoning(run) {
+    const reasoning = run.view.items.filter((item) => item.itemType === "reasoning");
+    expect(reasoning.some((item) => item.text.length > 0)).toBe(true);
+    expect(assistantDeltas(run.events)).toContain("mock final answer: reasoning");
+  },
+  "shell with approval"(run, support) {
+    const commands = completedItems(run, "command_execution");
+    expect(commands).toHaveLength(1);
+    const item = commands[0];
+    expect(`${item?.output}${JSON.stringify(item?.data ?? {})}`).toContain(SHELL_MARKER_OUTPUT);
+    expect(assistantDeltas(run.events)).toContain("mock final answer: shell");
+    const approvals = run.view.requests.filter((r) => r.requestType.endsWith("approval"));
+    if (support.supported && support.note !== "no approval channel") {
+      expect(approvals).toHaveLength(1);
+      expect(approvals[0]).toMatchObject({ status: "resolved", decision: "accept" });
+    } else {
+      expect(approvals).toEqual([]);
+    }
+  },
+  "file edit"(run) {
+    expect(completedItems(run, "file_change").length).toBeGreaterThanOrEqual(1);
+    expect(existsSync(join(run.cwd, EDIT_FILE_NAME))).toBe(true);
+  },
+  plan(run, support) {
+    const plans = of(run.events, "turn.plan.updated");
+    if (support.supported) expect(plans.at(-1)?.payload.plan.length ?? 0).toBeGreaterThan(0);
+    else expect(plans).toEqual([]);
+  },
+  question(run, support) {
+    const asked = of(run.events, "user-input.requested");
+    if (!support.supported) {
+      expect(asked).toEqual([]);
+      return;
+    }
+    expect(asked).toHaveLength(1);
+    expect(of(run.events, "user-input.resolved").map((e) => e.requestId)).toEqual(
+      asked.map((e) => e.requestId),
+    );
+  },
+  subagent(run, support) {
+    const spawners = run.view.items.filter((item) => item.itemType === "collab_agent_tool_call");
+    if (!support.supported) {
+      expect(spawners).toEqual([]);
+      return;
+    }
+    expect(spawners.length).toBeGreaterThanOrEqual(1);
+    const parents = new Set(spawners.map((item) => item.itemId));
+    expect(
+      run.view.items.some((item) => item.parentItemId !== undefined && parents.has(item.parentItemId)),
+    ).toBe(true);
+  },
+  "model error"(run) {
+    expect(of(run.events, "runtime.error").length).toBeGreaterThanOrEqual(1);
+    expect(run.view.turns.at(-1)?.state).toBe("failed");
+  },
+  "multi-turn"(run) {
+    expect(run.view.turns.map((t) => t.state)).toEqual(["completed", "completed"]);
+    const threads = new Set(of(run.events, "turn.started").map((e) => e.threadId));
+    expect(threads.size).toBe(1);
+  },
+  interrupt(run) {
+    const last = run.view.turns.at(-1);
+    expect(["interrupted", "cancelled"]).toContain(last?.state);
+  },
+};

@@ -1,0 +1,100 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { answerUserInput } from "../../src/cli/commands/run-answers.js";
+import type { RuntimeEvent } from "../../src/contracts/events.js";
+import type { DriverOptions, RequestResponse, RuntimeDriver } from "../../src/drivers/types.js";
+import { projectEvents } from "../../src/projection/reducer.js";
+import type { ThreadView } from "../../src/projection/thread-view.js";
+
+export interface ScenarioRun {
+  events: RuntimeEvent[];
+  view: ThreadView;
+  cwd: string;
+  /** Errors the driver API itself raised (start, sendTurn, respond). */
+  apiErrors: string[];
+}
+
+export interface ScenarioScript {
+  prompts: string[];
+  /** Interrupt the first turn once it has streamed some assistant text. */
+  interruptAfterFirstDelta?: boolean;
+  decision?: RequestResponse["decision"];
+}
+
+const TURN_END = new Set(["turn.completed", "turn.aborted", "session.exited"]);
+
+/**
+ * Runs a driver through prompts like a host would: reads every event, answers every request (questions with
+ * each question's first option), waits for each turn's end, then stops. Bounded by `timeoutMs`.
+ */
+export async function runScenario(
+  create: (options: DriverOptions) => RuntimeDriver | Promise<RuntimeDriver>,
+  modelBaseUrl: string,
+  script: ScenarioScript,
+  timeoutMs = 90_000,
+): Promise<ScenarioRun> {
+  const cwd = await mkdtemp(join(tmpdir(), "pr-conformance-"));
+  const driver = await create({ cwd, modelBaseUrl });
+  const events: RuntimeEvent[] = [];
+  const apiErrors: string[] = [];
+  const questions = new Map<string, unknown>();
+  let wake: (() => void) | undefined;
+  let interrupted = false;
+  const reading = (async () => {
+    for await (const event of driver.events) {
+      events.push(event);
+      if (event.type === "user-input.requested" && event.requestId)
+        questions.set(event.requestId, event.payload.questions);
+      if (event.type === "request.opened" && event.requestId) {
+        const requestId = event.requestId;
+        setImmediate(() => {
+          const answers = questions.has(requestId) ? answerUserInput(questions.get(requestId)) : undefined;
+          const response: RequestResponse = {
+            decision: script.decision ?? "accept",
+            ...(answers ? { answers } : {}),
+          };
+          driver
+            .respond(requestId, response)
+            .catch((error: unknown) => apiErrors.push(`respond: ${String(error)}`));
+        });
+      }
+      if (script.interruptAfterFirstDelta && !interrupted && event.type === "content.delta") {
+        interrupted = true;
+        driver.interrupt().catch((error: unknown) => apiErrors.push(`interrupt: ${String(error)}`));
+      }
+      wake?.();
+    }
+    wake?.();
+  })();
+  const deadline = Date.now() + timeoutMs;
+  const waitForTurnEnd = async (from: number) => {
+    while (!events.slice(from).some((e) => TURN_END.has(e.type))) {
+      if (Date.now() > deadline) throw new Error(`scenario timed out after ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, 200);
+      });
+    }
+  };
+  try {
+    await driver.start();
+    for (const prompt of script.prompts) {
+      const from = events.length;
+      await driver.sendTurn({ text: prompt });
+      await waitForTurnEnd(from);
+    }
+  } catch (error) {
+    apiErrors.push(String(error));
+  } finally {
+    await driver.stop().catch((error: unknown) => apiErrors.push(`stop: ${String(error)}`));
+    await reading;
+  }
+  return { events, view: projectEvents(events), cwd, apiErrors };
+}
+
+export const assistantDeltas = (events: readonly RuntimeEvent[]) =>
+  events
+    .filter((e) => e.type === "content.delta" && e.payload.streamKind === "assistant_text")
+    .map((e) => (e.type === "content.delta" ? e.payload.delta : ""))
+    .join("");

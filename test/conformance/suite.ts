@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
+import type { DriverCase } from "./cases.js";
+import { CHECKS, CONCEPTS, checkCommonRules, SCRIPTS } from "./concepts.js";
+import { runScenario } from "./harness.js";
+
+/** Every concept of the §7 table through one real driver, against the mock model. */
+export function defineConformanceSuite(driverCase: DriverCase): void {
+  describe(`conformance: ${driverCase.name}`, () => {
+    let mock: MockModelServer;
+    beforeAll(async () => {
+      mock = await startMockModel();
+    });
+    afterAll(async () => {
+      await mock.close();
+    });
+    for (const concept of CONCEPTS) {
+      const support = driverCase.support[concept];
+      const label = support.supported ? concept : `${concept} (not expressible: ${support.why})`;
+      it(label, async () => {
+        const run = await runScenario(driverCase.create, mock.baseUrl, SCRIPTS[concept]);
+        checkCommonRules(run);
+        CHECKS[concept](run, support);
+      });
+    }
+  });
+}
