@@ -152,16 +152,31 @@ async function handle(
     if (reply.cutOffAfterDeltas !== undefined) return sendCutJson(response, json);
     return sendJson(response, 200, json);
   }
-  sendScript(
+  await sendScript(
     response,
     api === "anthropic-messages" ? messagesStream(reply, context) : responsesStream(reply, context),
+    reply.label === "long" ? LONG_STREAM_PACE : undefined,
   );
 }
 
-function sendScript(response: ServerResponse, script: SseScript): void {
+/** The long stream is paced like a real model's (about a second), so a host's interrupt can land mid-stream. */
+const LONG_STREAM_PACE = { everyEvents: 25, delayMs: 8 };
+
+async function sendScript(
+  response: ServerResponse,
+  script: SseScript,
+  pace?: { everyEvents: number; delayMs: number },
+): Promise<void> {
   openSse(response);
   const count = script.cutAfterEvents ?? script.events.length;
-  for (const event of script.events.slice(0, count)) writeSseEvent(response, event);
+  let sent = 0;
+  for (const event of script.events.slice(0, count)) {
+    if (response.destroyed) return;
+    writeSseEvent(response, event);
+    if (pace !== undefined && ++sent % pace.everyEvents === 0) {
+      await new Promise((resolve) => setTimeout(resolve, pace.delayMs));
+    }
+  }
   if (script.cutAfterEvents === undefined) {
     response.end();
     return;

@@ -1,4 +1,10 @@
 import type { DriverOptions, RuntimeDriver } from "../../src/drivers/types.js";
+import type { MockModelOptions } from "../../src/mock-model/index.js";
+import { acpAgentCommand, type KnownAcpAgent } from "../../src/providers/acp/agent-commands.js";
+import { createAcpDriver } from "../../src/providers/acp/driver.js";
+import { codexAcpShell } from "../../src/providers/acp/scenario-run.js";
+import { createClaudeDriver } from "../../src/providers/claude/driver.js";
+import { createCodexDriver } from "../../src/providers/codex/driver.js";
 import { createCodexSdkDriver } from "../../src/providers/codex-sdk/driver.js";
 import type { Concept, Support } from "./concepts.js";
 
@@ -7,12 +13,46 @@ export interface DriverCase {
   name: string;
   create(options: DriverOptions): RuntimeDriver | Promise<RuntimeDriver>;
   support: Record<Concept, Support>;
+  /** Mock model options for this driver's runs. */
+  mock?: MockModelOptions;
 }
 
 const yes: Support = { supported: true };
 const no = (why: string): Support => ({ supported: false, why });
 
+const acpAgent = (agent: KnownAcpAgent) => async (options: DriverOptions) => {
+  const launch = await acpAgentCommand(
+    agent,
+    options.modelBaseUrl === undefined ? {} : { modelBaseUrl: options.modelBaseUrl },
+  );
+  return createAcpDriver({ ...options, agentCommand: launch.command, env: launch.env });
+};
+
+const ALL: Record<Concept, Support> = {
+  text: yes,
+  reasoning: yes,
+  "shell with approval": yes,
+  "file edit": yes,
+  plan: yes,
+  question: yes,
+  subagent: yes,
+  "model error": yes,
+  "multi-turn": yes,
+  interrupt: yes,
+};
+
+const CODEX_LIMITS = {
+  plan: no("codex 0.171.0 offers the model no update_plan tool"),
+  question: no("codex 0.171.0 answers request_user_input with 'unavailable in Default mode'"),
+  subagent: no("codex 0.171.0 offers the model no subagent tool by default"),
+};
+const ACP_LIMITS = {
+  question: no("ACP v1 has no question-to-the-user channel (only Cursor's extension)"),
+  subagent: no("ACP v1 has no subagent linkage (only Cursor's cursor/task extension)"),
+};
+
 export const DRIVER_CASES: DriverCase[] = [
+  { name: "Codex app server", create: createCodexDriver, support: { ...ALL, ...CODEX_LIMITS } },
   {
     name: "Codex SDK (exec)",
     create: (options) =>
@@ -21,16 +61,23 @@ export const DRIVER_CASES: DriverCase[] = [
         config: { model_providers: { mock: { stream_max_retries: 0, request_max_retries: 0 } } },
       }),
     support: {
-      text: yes,
-      reasoning: yes,
-      "shell with approval": { supported: true, note: "no approval channel" },
-      "file edit": yes,
-      plan: yes,
+      ...ALL,
+      "shell with approval": {
+        supported: true,
+        withoutApproval: true,
+        note: "the command runs; exec has no approval channel, checked absent",
+      },
       question: no("exec has no channel for questions to the user"),
       subagent: no("exec 0.163 offers no subagent tool"),
-      "model error": yes,
-      "multi-turn": yes,
-      interrupt: yes,
     },
+  },
+  { name: "Claude SDK", create: createClaudeDriver, support: { ...ALL } },
+  { name: "ACP: claude-agent-acp", create: acpAgent("claude-agent-acp"), support: { ...ALL, ...ACP_LIMITS } },
+  {
+    name: "ACP: codex-acp",
+    create: acpAgent("codex-acp"),
+    support: { ...ALL, ...ACP_LIMITS },
+    // codex-acp runs a bare `echo` without asking; the piped command makes it ask, as the other agents do.
+    mock: { script: codexAcpShell },
   },
 ];

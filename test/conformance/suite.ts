@@ -9,7 +9,7 @@ export function defineConformanceSuite(driverCase: DriverCase): void {
   describe(`conformance: ${driverCase.name}`, () => {
     let mock: MockModelServer;
     beforeAll(async () => {
-      mock = await startMockModel();
+      mock = await startMockModel(driverCase.mock);
     });
     afterAll(async () => {
       await mock.close();

@@ -47,7 +47,11 @@ export async function acpAgentCommand(
     // Claude Code then refuses: session/new fails with "Query closed before response received".
     return {
       command,
-      env: { ...claudeEnv(modelBaseUrl, join(await stateDir(), "claude-config")), IS_SANDBOX: "" },
+      // No retries against the mock: a scripted model error should end the prompt at once.
+      env: {
+        ...claudeEnv(modelBaseUrl, join(await stateDir(), "claude-config"), { maxRetries: 0 }),
+        IS_SANDBOX: "",
+      },
     };
   }
   const platformPackage = `@zed-industries/codex-acp-${process.platform}-${process.arch}`;
@@ -59,6 +63,8 @@ export async function acpAgentCommand(
   const home = await writeCodexHome(join(await stateDir(), "codex-home"), modelBaseUrl, {
     approvalPolicy: "untrusted",
     sandboxMode: (await hasBubblewrap()) ? "workspace-write" : "danger-full-access",
+    requestMaxRetries: 0,
+    streamMaxRetries: 0,
   });
   return { command, env: { ...home } };
 }

@@ -29,7 +29,7 @@ export const ACP_SCENARIOS: AcpScenario[] = [
  * codex-acp 0.16.0 runs a bare `echo` under `untrusted` without asking (a known-safe command), unlike the
  * app-server the mock's shell scenario was written for; a pipe into `tee` makes it ask.
  */
-const codexAcpShell: ScriptOverride = (facts) => {
+export const codexAcpShell: ScriptOverride = (facts) => {
   if (facts.scenario !== "shell" || !facts.tools.has("exec_command") || facts.toolResults.length > 0)
     return undefined;
   return {
