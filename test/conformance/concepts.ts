@@ -75,7 +75,9 @@ export const CHECKS: Record<Concept, (run: ScenarioRun, support: Support) => voi
     const commands = completedItems(run, "command_execution");
     expect(commands).toHaveLength(1);
     const item = commands[0];
-    expect(`${item?.output}${JSON.stringify(item?.data ?? {})}`).toContain(SHELL_MARKER_OUTPUT);
+    // the same place for every provider: the command line as the title, the output as command_output deltas
+    expect(item?.title).toContain(`echo ${SHELL_MARKER_OUTPUT}`);
+    expect(item?.output).toContain(SHELL_MARKER_OUTPUT);
     expect(assistantDeltas(run.events)).toContain("mock final answer: shell");
     const approvals = run.view.requests.filter((r) => r.requestType.endsWith("approval"));
     if (support.supported && support.withoutApproval !== true) {

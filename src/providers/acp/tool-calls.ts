@@ -188,13 +188,15 @@ function completeTool(
   if (entry === undefined) return [];
   state.closedTools.set(key, entry.state);
   const status: ItemStatus = update.status === "failed" ? "failed" : "completed";
-  return [
-    b.emit(
-      "item.completed",
-      payloadOf(entry.state.itemType, update, status),
-      toolContext(state, raw, entry.id, entry.state),
-    ),
-  ];
+  const ids = toolContext(state, raw, entry.id, entry.state);
+  // ACP streams no command output; hosts read it from command_output deltas whatever the source, so the final
+  // output arrives as one delta before the completion.
+  const output = entry.state.itemType === "command_execution" ? toolOutputText(update) : undefined;
+  const outputDelta =
+    output === undefined
+      ? []
+      : [b.emit("content.delta", { streamKind: "command_output", delta: output }, ids)];
+  return [...outputDelta, b.emit("item.completed", payloadOf(entry.state.itemType, update, status), ids)];
 }
 
 /** Ends the tools a turn left open (the agent did not report their end before the prompt returned). */

@@ -38,7 +38,7 @@ export function startToolItem(
       {
         itemType: tool.itemType,
         status: "inProgress",
-        title: toolName,
+        title: toolTitle(tool),
         data: { toolName, input: tool.input },
       },
       toolIds(entry.id, toolUseId, tool),
@@ -64,7 +64,7 @@ export function finalizeToolInput(
       {
         itemType: tool.itemType,
         status: "inProgress",
-        title: tool.toolName,
+        title: toolTitle(tool),
         data: { toolName: tool.toolName, input: tool.input },
       },
       toolIds(entry.id, toolUseId, tool),
@@ -106,7 +106,7 @@ export function completeToolFromResultBlock(
   const data: Record<string, unknown> = { toolName: tool.toolName, input: tool.input, output, isError };
   if (toolUseResult !== undefined) data.result = toolUseResult;
   events.push(
-    emit(ctx, "item.completed", { itemType: tool.itemType, status, title: tool.toolName, data }, ids),
+    emit(ctx, "item.completed", { itemType: tool.itemType, status, title: toolTitle(tool), data }, ids),
   );
   ctx.state.tools.close(key(toolUseId));
   ctx.state.finishedTools.set(toolUseId, true);
@@ -133,7 +133,7 @@ export function abandonOpenTools(ctx: ClaudeContext, reason: string): RuntimeEve
         {
           itemType: tool.itemType,
           status: tool.declined ? "declined" : "failed",
-          title: tool.toolName,
+          title: toolTitle(tool),
           detail: reason,
           data: { toolName: tool.toolName, input: tool.input },
         },
@@ -183,4 +183,17 @@ export function outputText(content: unknown): string {
 
 export function toolUseResultOf(msg: JsonObject): unknown {
   return asObject(msg)?.tool_use_result;
+}
+
+/** What a UI shows for a tool item: the command line of a shell call, the file of an edit, else the tool's name. */
+function toolTitle(tool: ToolState): string {
+  const field =
+    tool.itemType === "command_execution"
+      ? "command"
+      : tool.itemType === "file_change"
+        ? "file_path"
+        : undefined;
+  const input = isObject(tool.input) ? tool.input : undefined;
+  const value = field === undefined ? undefined : input?.[field];
+  return typeof value === "string" && value.length > 0 ? value : tool.toolName;
 }

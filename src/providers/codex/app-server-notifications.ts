@@ -5,7 +5,7 @@ import type { CodexHandler, CodexHandlerTable } from "./app-server-handler.js";
 import { mapItemCompleted, mapItemStarted } from "./app-server-items.js";
 import { MISC_NOTIFICATIONS } from "./app-server-notifications-misc.js";
 import { mapServerRequestResolved } from "./app-server-requests.js";
-import type { HandlerContext } from "./app-server-state.js";
+import { type HandlerContext, itemKey } from "./app-server-state.js";
 
 /** A delta of an item's content stream; opens the item on first sight, never after it completed. */
 function contentDelta(
@@ -26,6 +26,8 @@ function contentDelta(
         ctx.warn("delta for an item that already completed", { reason: "late-record" });
         return;
       }
+      const open = ctx.state.items.get(itemKey(str(params.threadId), nativeId));
+      if (open !== undefined) open.state.streamedOutput = true;
       ctx.emit(
         "content.delta",
         { streamKind, delta, contentIndex: num(params.contentIndex), summaryIndex: num(params.summaryIndex) },

@@ -31,6 +31,8 @@ export interface ItemState {
   threadKey: string;
   turnKey: string | undefined;
   parentItemId: string | undefined;
+  /** Whether output deltas were streamed; if not, completion emits the aggregated output as one delta. */
+  streamedOutput?: boolean;
 }
 
 export interface RequestState {
