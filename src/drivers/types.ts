@@ -38,6 +38,8 @@ export interface DriverOptions {
   agentCommand?: string[];
   /** Milliseconds to wait for the agent's handshake before failing. */
   startTimeoutMs?: number;
+  /** Events the host may fall behind by before the driver stops reading the agent (default 1,000). */
+  highWaterMark?: number;
 }
 
 /** One interface for every agent program. */

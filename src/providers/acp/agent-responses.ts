@@ -87,12 +87,13 @@ export function endTurn(
   promptId: string,
   raw: RuntimeEventRaw,
   payload: RuntimeEventPayloadByType["turn.completed"],
-  before: RuntimeEvent[] = [],
+  /** Events that come just before the completion (built late, so sequence numbers stay in order). */
+  before: () => RuntimeEvent[] = () => [],
 ): RuntimeEvent[] {
   const turnId = state.closeTurn(promptId);
   if (turnId === undefined) {
     return [
-      ...before,
+      ...before(),
       providerEvent(b, "session/prompt", raw, "answer to a prompt that started no turn", state.context(raw)),
     ];
   }
@@ -100,7 +101,7 @@ export function endTurn(
   return [
     ...state.closeText(b, raw),
     ...endToolsOfTurn(state, b, turnId, raw),
-    ...before,
+    ...before(),
     b.emit("turn.completed", payload, context),
   ];
 }
@@ -246,7 +247,6 @@ export function mapAgentError({ state, b, request, id, error, raw }: ErrorInput)
       ];
     case "session/prompt": {
       // A failed prompt ends its turn: unknown session (-32603 / -32002), invalid params, or anything else.
-      const errorEvent = b.emit("runtime.error", { message, class: errorClass, detail }, state.context(raw));
       const cancelled = error.code === ACP_ERROR.requestCancelled;
       return endTurn(
         state,
@@ -256,7 +256,7 @@ export function mapAgentError({ state, b, request, id, error, raw }: ErrorInput)
         cancelled
           ? { state: "cancelled", stopReason: "cancelled", errorMessage: error.message }
           : { state: "failed", errorMessage: error.message },
-        [errorEvent],
+        () => [b.emit("runtime.error", { message, class: errorClass, detail }, context)],
       );
     }
     case "authenticate":

@@ -21,6 +21,9 @@ export const CURSOR_NOT_INSTALLED =
   "`curl https://cursor.com/install -fsS | bash` (see https://cursor.com/cli), run `agent login`, " +
   "then try again — or pass another ACP agent with `--provider acp --agent CMD`.";
 
+/** How long an agent may run on after closing its stdout before the driver ends it. */
+const STDOUT_CLOSED_GRACE_MS = 500;
+
 interface PendingAnswer {
   resolve(response: RequestResponse): void;
 }
@@ -48,7 +51,11 @@ class AcpDriver implements RuntimeDriver {
   ) {
     this.sessionId = options.sessionId ?? `acp-${randomUUID()}`;
     this.#mapper = new AcpMapper(profile, { sessionId: this.sessionId });
-    this.#session = new DriverSession(this.#mapper, { record: options.record, clock: options.clock });
+    this.#session = new DriverSession(this.#mapper, {
+      record: options.record,
+      clock: options.clock,
+      ...(options.highWaterMark === undefined ? {} : { highWaterMark: options.highWaterMark }),
+    });
     this.events = this.#session.channel;
   }
 
@@ -70,6 +77,17 @@ class AcpDriver implements RuntimeDriver {
       throw new Error(message);
     }
     void agent.exited.then((exit) => this.#onExit(exit.code, exit.signal));
+    // stdout ending normally means the agent is exiting (its exit reports the code). An agent that closed the
+    // pipe but runs on can never answer again: end the session rather than wait forever.
+    agent.child.stdout?.once("end", () => {
+      setTimeout(() => {
+        if (agent.hasExited || this.#stopping) return;
+        void this.#shutdown({
+          kind: "crash",
+          message: `the agent closed its stdout while still running${stderrNote(agent)}`,
+        });
+      }, STDOUT_CLOSED_GRACE_MS).unref();
+    });
     const sdk = await import("@agentclientprotocol/sdk");
     this.#connection = new AcpConnection(sdk, agent, this.#session, this.#mapper, this.profile, {
       askHost: (requestId) => this.#askHost(requestId),

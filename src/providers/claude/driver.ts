@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -9,6 +10,8 @@ import type {
   PermissionResult,
   Query,
   SDKUserMessage,
+  SpawnedProcess,
+  SpawnOptions,
 } from "@anthropic-ai/claude-agent-sdk";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { DriverSession } from "../../drivers/driver-session.js";
@@ -57,6 +60,8 @@ const MOCK_MODEL = "claude-sonnet-4-5";
 const DEFAULT_START_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 5_000;
 const STDERR_LINES = 20;
+/** How long Claude Code may run on after closing its stdout before the driver ends it. */
+const STDOUT_CLOSED_GRACE_MS = 500;
 
 interface OpenPermission extends PendingPermission {
   requestKey: string;
@@ -92,7 +97,11 @@ class ClaudeDriver implements RuntimeDriver {
     this.#options = options;
     this.sessionId = options.sessionId ?? `ses_${randomUUID()}`;
     this.#mapper = new ClaudeSdkMapper({ sessionId: this.sessionId });
-    this.#session = new DriverSession(this.#mapper, { record: options.record, clock: options.clock });
+    this.#session = new DriverSession(this.#mapper, {
+      record: options.record,
+      clock: options.clock,
+      ...(options.highWaterMark === undefined ? {} : { highWaterMark: options.highWaterMark }),
+    });
     this.events = this.#session.channel;
   }
 
@@ -185,12 +194,37 @@ class ClaudeDriver implements RuntimeDriver {
       canUseTool: this.#canUseTool,
       abortController: this.#abort,
       stderr: (data) => this.#keepStderr(data),
+      spawnClaudeCodeProcess: (spawnOptions) => this.#spawnClaudeCode(spawnOptions),
       ...(model === undefined ? {} : { model }),
       ...(options.resume === undefined ? {} : { resume: options.resume }),
       ...(options.pathToClaudeCodeExecutable === undefined
         ? {}
         : { pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable }),
     };
+  }
+
+  /**
+   * Spawns Claude Code as the SDK would, and watches its stdout: the SDK waits for the process to exit after
+   * stdout ends, so a process that closed the pipe but kept running would hang the session. It is ended instead.
+   */
+  #spawnClaudeCode({ command, args, cwd, env, signal }: SpawnOptions): SpawnedProcess {
+    const child = spawn(command, args, {
+      env,
+      signal,
+      stdio: ["pipe", "pipe", "pipe"],
+      windowsHide: true,
+      ...(cwd === undefined ? {} : { cwd }),
+    });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (data: string) => this.#keepStderr(data));
+    child.stdout.once("end", () => {
+      setTimeout(() => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        this.#stderr.push("Claude Code closed its stdout while still running");
+        child.kill("SIGTERM");
+      }, STDOUT_CLOSED_GRACE_MS).unref();
+    });
+    return child;
   }
 
   /** A permission call: recorded, mapped to request.opened, and answered when the host responds (or on cancel). */

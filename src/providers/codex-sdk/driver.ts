@@ -60,7 +60,11 @@ class CodexSdkDriver implements RuntimeDriver {
     this.#options = options;
     this.sessionId = options.sessionId ?? `ses_${randomUUID()}`;
     this.#mapper = new CodexSdkMapper({ sessionId: this.sessionId });
-    this.#session = new DriverSession(this.#mapper, { record: options.record, clock: options.clock });
+    this.#session = new DriverSession(this.#mapper, {
+      record: options.record,
+      clock: options.clock,
+      ...(options.highWaterMark === undefined ? {} : { highWaterMark: options.highWaterMark }),
+    });
     this.events = this.#session.channel;
   }
 
@@ -185,14 +189,26 @@ class CodexSdkDriver implements RuntimeDriver {
 
   /** Feeds one exec run's ThreadEvents to the session; a run that dies with its turn open ends the session. */
   async #consume(thread: Thread, text: string, run: ActiveRun, accept: () => void): Promise<void> {
+    let started = false;
     try {
       const { events } = await thread.runStreamed(text, { signal: run.abort.signal });
       for await (const event of events as AsyncGenerator<ThreadEvent>) {
         if (this.#session.ended || run.abortedByHost) break;
         const hostKeepsUp = this.#session.ingest("in", event);
-        if (event.type === "turn.started") accept();
+        if (event.type === "turn.started") {
+          started = true;
+          accept();
+        }
         if (event.type === "turn.completed" || event.type === "turn.failed") run.turnEnded = true;
-        if (!hostKeepsUp && !this.#session.ended) await this.#drained(run.abort.signal);
+        // Back-pressure only once the turn has started: sendTurn() waits for turn.started, and a host that reads
+        // after sendTurn() resolves would otherwise never drain the queue (a deadlock until the start timeout).
+        if (!hostKeepsUp && started && !this.#session.ended) await this.#drained(run.abort.signal);
+      }
+      if (!run.turnEnded && !run.abortedByHost && !this.#session.ended) {
+        // exec exited cleanly but its stream never ended the turn (e.g. its stdout closed early): not a success.
+        const message = "codex exec ended without finishing the turn";
+        this.#session.terminate({ kind: "crash", message });
+        throw new Error(message);
       }
     } catch (error) {
       if (run.abortedByHost || this.#session.ended) return;

@@ -67,7 +67,11 @@ export class CodexAppServerDriver implements RuntimeDriver {
   constructor(readonly options: DriverOptions) {
     this.sessionId = options.sessionId ?? `codex-${randomUUID()}`;
     this.#mapper = new CodexAppServerMapper({ sessionId: this.sessionId });
-    this.#session = new DriverSession(this.#mapper, { record: options.record, clock: options.clock });
+    this.#session = new DriverSession(this.#mapper, {
+      record: options.record,
+      clock: options.clock,
+      ...(options.highWaterMark === undefined ? {} : { highWaterMark: options.highWaterMark }),
+    });
   }
 
   get events(): AsyncIterable<RuntimeEvent> {
@@ -205,6 +209,11 @@ export class CodexAppServerDriver implements RuntimeDriver {
       garbage: (text) => {
         this.#session.ingestGarbage(text);
         this.#fail("codex app-server wrote a line that is not JSON-RPC");
+      },
+      // The pipe closed: normally the process is exiting (its exit reports the code); if it is still running
+      // after a moment, nothing more can arrive and the session must not wait forever.
+      end: () => {
+        setTimeout(() => this.#fail("codex app-server closed its stdout while still running"), 500).unref();
       },
     });
   }
