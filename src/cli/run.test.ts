@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import type { RuntimeEvent } from "../contracts/events.js";
+import { memoryIo } from "../test-support/memory-io.js";
+import { verifyEvents } from "../verify/index.js";
+import { main } from "./main.js";
+
+const eventsOf = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as RuntimeEvent);
+
+describe("provider-runtime run (real codex app-server, mock model)", () => {
+  it("--approve ask: the answer typed at the prompt resolves the approval", async () => {
+    const io = memoryIo("y\n");
+    const code = await main(
+      ["run", "--provider", "codex", "--mock", "--approve", "ask", "--json", "mock:shell run a command"],
+      io,
+    );
+    expect(code).toBe(0);
+    expect(io.err()).toMatch(/approve command_execution_approval/);
+    const events = eventsOf(io.out());
+    expect(verifyEvents(events)).toEqual([]);
+    const resolved = events.find((e) => e.type === "request.resolved");
+    expect(resolved?.type === "request.resolved" && resolved.payload.decision).toBe("accept");
+  });
+
+  it("--approve decline: the command does not run and the turn still completes", async () => {
+    const io = memoryIo();
+    const code = await main(
+      ["run", "--provider", "codex", "--mock", "--approve", "decline", "--json", "mock:shell run a command"],
+      io,
+    );
+    expect(code).toBe(0);
+    const events = eventsOf(io.out());
+    const resolved = events.find((e) => e.type === "request.resolved");
+    expect(resolved?.type === "request.resolved" && resolved.payload.decision).toBe("decline");
+    expect(events.some((e) => e.type === "content.delta" && e.payload.streamKind === "command_output")).toBe(
+      false,
+    );
+  });
+
+  it("exits 1 when the model fails the turn", async () => {
+    const io = memoryIo();
+    expect(await main(["run", "--provider", "codex", "--mock", "--json", "mock:error-500 fail"], io)).toBe(1);
+    const events = eventsOf(io.out());
+    expect(events.some((e) => e.type === "runtime.error")).toBe(true);
+    expect(events.at(-1)?.type).toBe("session.exited");
+  });
+
+  it("usage errors: unknown provider, acp without --agent, no prompt, bad --approve", async () => {
+    for (const argv of [
+      ["run", "--provider", "nope", "x"],
+      ["run", "--provider", "acp", "x"],
+      ["run", "--provider", "codex"],
+      ["run", "--provider", "codex", "--approve", "maybe", "x"],
+    ]) {
+      const io = memoryIo();
+      expect(await main(argv, io)).toBe(2);
+    }
+  });
+});
