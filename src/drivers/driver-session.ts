@@ -1,10 +1,17 @@
+import { randomUUID } from "node:crypto";
 import type { RuntimeEvent } from "../contracts/events.js";
 import type { BaseMapper } from "../kit/base-mapper.js";
 import type { TerminationReason } from "../kit/lifecycle-tracker.js";
 import { type TranscriptDirection, transcriptLine } from "../kit/transcript.js";
 import { EventChannel } from "./event-channel.js";
+import type { DriverOptions } from "./types.js";
 
 const wallClock = (): string => new Date().toISOString();
+
+/** The canonical session id a driver uses: the host's, or a fresh one. */
+export function sessionIdFor(options: Pick<DriverOptions, "sessionId">): string {
+  return options.sessionId ?? `ses_${randomUUID()}`;
+}
 
 /**
  * The part every driver shares: each native record is stamped, recorded as a transcript line, mapped, and

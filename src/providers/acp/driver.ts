@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
 import type { RuntimeEvent } from "../../contracts/events.js";
-import { DriverSession } from "../../drivers/driver-session.js";
+import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import {
   type DriverOptions,
   type DriverProvider,
@@ -49,13 +48,9 @@ class AcpDriver implements RuntimeDriver {
     readonly options: DriverOptions,
     readonly notInstalledMessage?: string,
   ) {
-    this.sessionId = options.sessionId ?? `acp-${randomUUID()}`;
+    this.sessionId = sessionIdFor(options);
     this.#mapper = new AcpMapper(profile, { sessionId: this.sessionId });
-    this.#session = new DriverSession(this.#mapper, {
-      record: options.record,
-      clock: options.clock,
-      ...(options.highWaterMark === undefined ? {} : { highWaterMark: options.highWaterMark }),
-    });
+    this.#session = new DriverSession(this.#mapper, options);
     this.events = this.#session.channel;
   }
 

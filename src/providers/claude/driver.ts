@@ -14,7 +14,7 @@ import type {
   SpawnOptions,
 } from "@anthropic-ai/claude-agent-sdk";
 import type { RuntimeEvent } from "../../contracts/events.js";
-import { DriverSession } from "../../drivers/driver-session.js";
+import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import {
   type DriverOptions,
   type RequestResponse,
@@ -95,13 +95,9 @@ class ClaudeDriver implements RuntimeDriver {
 
   constructor(options: ClaudeDriverOptions) {
     this.#options = options;
-    this.sessionId = options.sessionId ?? `ses_${randomUUID()}`;
+    this.sessionId = sessionIdFor(options);
     this.#mapper = new ClaudeSdkMapper({ sessionId: this.sessionId });
-    this.#session = new DriverSession(this.#mapper, {
-      record: options.record,
-      clock: options.clock,
-      ...(options.highWaterMark === undefined ? {} : { highWaterMark: options.highWaterMark }),
-    });
+    this.#session = new DriverSession(this.#mapper, options);
     this.events = this.#session.channel;
   }
 

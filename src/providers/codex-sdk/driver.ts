@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
 import type { Codex, Thread, ThreadEvent } from "@openai/codex-sdk";
 import type { RuntimeEvent } from "../../contracts/events.js";
-import { DriverSession } from "../../drivers/driver-session.js";
+import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import {
   type DriverOptions,
   type RequestResponse,
@@ -58,13 +57,9 @@ class CodexSdkDriver implements RuntimeDriver {
 
   constructor(options: CodexSdkDriverOptions) {
     this.#options = options;
-    this.sessionId = options.sessionId ?? `ses_${randomUUID()}`;
+    this.sessionId = sessionIdFor(options);
     this.#mapper = new CodexSdkMapper({ sessionId: this.sessionId });
-    this.#session = new DriverSession(this.#mapper, {
-      record: options.record,
-      clock: options.clock,
-      ...(options.highWaterMark === undefined ? {} : { highWaterMark: options.highWaterMark }),
-    });
+    this.#session = new DriverSession(this.#mapper, options);
     this.events = this.#session.channel;
   }
 

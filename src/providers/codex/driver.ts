@@ -1,10 +1,9 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RuntimeEvent } from "../../contracts/events.js";
-import { DriverSession } from "../../drivers/driver-session.js";
+import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import {
   type DriverOptions,
   type RequestResponse,
@@ -65,13 +64,9 @@ export class CodexAppServerDriver implements RuntimeDriver {
   #exited: Promise<void> = Promise.resolve();
 
   constructor(readonly options: DriverOptions) {
-    this.sessionId = options.sessionId ?? `codex-${randomUUID()}`;
+    this.sessionId = sessionIdFor(options);
     this.#mapper = new CodexAppServerMapper({ sessionId: this.sessionId });
-    this.#session = new DriverSession(this.#mapper, {
-      record: options.record,
-      clock: options.clock,
-      ...(options.highWaterMark === undefined ? {} : { highWaterMark: options.highWaterMark }),
-    });
+    this.#session = new DriverSession(this.#mapper, options);
   }
 
   get events(): AsyncIterable<RuntimeEvent> {
