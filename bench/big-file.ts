@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { readFile, rm, stat } from "node:fs/promises";
+import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SourceName } from "../src/kit/mapper.js";
@@ -30,12 +30,43 @@ export interface ProcessRun {
   exitCode: number | null;
 }
 
-/** Runs the real `normalize` CLI over a file, sampling the process's peak RSS (VmHWM) until it exits. */
-export async function normalizeProcess(source: SourceName, file: string): Promise<ProcessRun> {
+const ROOT = new URL("../", import.meta.url).pathname;
+const BUILD_DIR = join(ROOT, "node_modules/.cache/provider-runtime-bench");
+
+/**
+ * Compiles the current sources (as `npm run build` does, into a cache folder so dist/ is left alone) and writes an
+ * entry that runs the CLI like bin/provider-runtime.js. Returns the command to run it: plain `node ENTRY`, or,
+ * if the build fails, the sources through tsx (whose loader then counts in the RSS too).
+ */
+export async function buildCli(): Promise<string[]> {
+  const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
+  const args = [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", BUILD_DIR];
+  const code = await new Promise<number | null>((resolve) =>
+    spawn(process.execPath, [...args, "--declaration", "false", "--sourceMap", "false"], {
+      stdio: ["ignore", "ignore", "inherit"],
+    }).on("exit", resolve),
+  );
+  if (code !== 0) return ["--import", "tsx", new URL("./normalize-entry.ts", import.meta.url).pathname];
+  const entry = join(BUILD_DIR, "bench-entry.js");
+  await writeFile(
+    entry,
+    'import { main } from "./cli/main.js";\nmain(process.argv.slice(2)).then((code) => { process.exitCode = code; });\n',
+  );
+  return [entry];
+}
+
+/**
+ * Runs the real `normalize` CLI (`command` from buildCli) over a file, output discarded, sampling the process's
+ * peak RSS (VmHWM) until it exits.
+ */
+export async function normalizeProcess(
+  command: string[],
+  source: SourceName,
+  file: string,
+): Promise<ProcessRun> {
   const { size } = await stat(file);
-  const bin = new URL("../bin/provider-runtime.js", import.meta.url).pathname;
   const start = Date.now();
-  const child = spawn(process.execPath, [bin, "normalize", "--from", source, file], {
+  const child = spawn(process.execPath, [...command, "normalize", "--from", source, file], {
     stdio: ["ignore", "ignore", "inherit"],
   });
   let peakKb = 0;

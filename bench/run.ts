@@ -1,7 +1,7 @@
 // `npm run bench`: normalization throughput per source against the JSON parse+stringify floor measured in the same
 // run, peak memory, `normalize` over a 1 GB file as a whole process, and the live per-event overhead.
 import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
-import { normalizeProcess, removeFile, writeBigTranscript } from "./big-file.js";
+import { buildCli, normalizeProcess, removeFile, writeBigTranscript } from "./big-file.js";
 import { repeatedCorpus } from "./fixture-corpus.js";
 import { liveLatency } from "./live-latency.js";
 import { floor, normalization } from "./throughput.js";
@@ -16,7 +16,7 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 
 out(`provider-runtime bench — ${LINES.toLocaleString("en-US")} messages per source, Node ${process.version}`);
 out(
-  "source            floor msg/s   norm msg/s  ratio   +validate msg/s  ratio   events  heap MB  live p50/p99 ms",
+  "source            floor msg/s   norm msg/s  ratio   +validate msg/s  ratio   events  state MB  live p50/p99 ms",
 );
 for (const definition of MAPPER_DEFINITIONS) {
   const lines = repeatedCorpus(definition.source, LINES);
@@ -25,14 +25,13 @@ for (const definition of MAPPER_DEFINITIONS) {
     continue;
   }
   // warm-up so the JIT has seen every path before timing
+  normalization(definition, lines.slice(0, 20_000), false);
   normalization(definition, lines.slice(0, 20_000), true);
   floor(lines.slice(0, 20_000));
   gc?.();
   const base = floor(lines);
   gc?.();
   const plain = normalization(definition, lines, false);
-  const heapMb = process.memoryUsage().heapUsed / 1024 ** 2;
-  gc?.();
   const validated = normalization(definition, lines, true);
   const live = await liveLatency(definition, lines.slice(0, 50_000));
   out(
@@ -44,7 +43,7 @@ for (const definition of MAPPER_DEFINITIONS) {
       fmt(validated.perSecond).padStart(17),
       `${(validated.perSecond / base.perSecond).toFixed(2)}x`.padStart(6),
       fmt(plain.events).padStart(8),
-      heapMb.toFixed(0).padStart(8),
+      (plain.retainedMb === undefined ? "n/a" : plain.retainedMb.toFixed(1)).padStart(9),
       `${live.p50Ms.toFixed(3)}/${live.p99Ms.toFixed(3)}`.padStart(16),
     ].join(" "),
   );
@@ -54,9 +53,10 @@ if (!args.has("--no-big")) {
   const source = MAPPER_DEFINITIONS.find((d) => repeatedCorpus(d.source, 1).length > 0)?.source;
   if (source !== undefined) {
     out(`\nnormalize --from ${source} over ${(BIG_BYTES / 1024 ** 3).toFixed(2)} GB (whole process):`);
+    const command = await buildCli();
     const file = await writeBigTranscript(source, BIG_BYTES);
     try {
-      const run = await normalizeProcess(source, file);
+      const run = await normalizeProcess(command, source, file);
       out(
         `  ${(run.bytes / 1024 ** 2).toFixed(0)} MB in ${run.seconds.toFixed(1)} s, peak RSS ${run.peakRssMb.toFixed(0)} MB, exit ${run.exitCode}`,
       );

@@ -42,7 +42,13 @@ export abstract class BaseMapper implements RuntimeMapper {
     if (nonMessage !== undefined) return this.track(nonMessage);
     const message = entry as MessageEntry;
     this.builder.at(message.t);
-    return this.track(mapSafely(this.builder, this.rawOf(message), () => this.mapMessage(message)));
+    return this.track(
+      mapSafely(
+        this.builder,
+        () => this.rawOf(message),
+        () => this.mapMessage(message),
+      ),
+    );
   }
 
   finish(): RuntimeEvent[] {

@@ -4,6 +4,12 @@
  */
 export class BoundedMap<K, V> {
   readonly #entries = new Map<K, V>();
+  /**
+   * Where eviction left off. Every key it has passed was evicted, so its next key is the oldest one left. A fresh
+   * `keys().next()` per eviction would walk over every deleted slot at the front of the table each time
+   * (V8 keeps them until a rehash): quadratic once the cap is reached.
+   */
+  #cursor: IterableIterator<K> = this.#entries.keys();
   #evicted = 0;
 
   constructor(readonly cap: number = 10_000) {}
@@ -29,7 +35,11 @@ export class BoundedMap<K, V> {
     if (this.#entries.has(key)) this.#entries.delete(key);
     this.#entries.set(key, value);
     if (this.#entries.size > this.cap) {
-      const oldest = this.#entries.keys().next();
+      let oldest = this.#cursor.next();
+      if (oldest.done) {
+        this.#cursor = this.#entries.keys();
+        oldest = this.#cursor.next();
+      }
       if (!oldest.done) {
         this.#entries.delete(oldest.value);
         this.#evicted++;
@@ -53,5 +63,6 @@ export class BoundedMap<K, V> {
 
   clear(): void {
     this.#entries.clear();
+    this.#cursor = this.#entries.keys();
   }
 }

@@ -13,6 +13,8 @@ export interface OpenEntry<V> {
  */
 export class IdTable<V = undefined> {
   readonly #open: BoundedMap<string, OpenEntry<V>>;
+  /** Ids of recently closed keys: late records of an ended item or turn would otherwise re-hash the key. */
+  readonly #closed = new BoundedMap<string, string>(256);
 
   constructor(
     readonly sessionId: string,
@@ -32,7 +34,11 @@ export class IdTable<V = undefined> {
 
   /** The id this key has or would have; does not open it. */
   idOf(nativeKey: string): string {
-    return this.#open.get(nativeKey)?.id ?? mintId(this.sessionId, this.kind, nativeKey);
+    const id = this.#open.get(nativeKey)?.id ?? this.#closed.get(nativeKey);
+    if (id !== undefined) return id;
+    const minted = mintId(this.sessionId, this.kind, nativeKey);
+    this.#closed.set(nativeKey, minted);
+    return minted;
   }
 
   get(nativeKey: string): OpenEntry<V> | undefined {
@@ -46,13 +52,16 @@ export class IdTable<V = undefined> {
   open(nativeKey: string, state: V): { entry: OpenEntry<V>; isNew: boolean } {
     const existing = this.#open.get(nativeKey);
     if (existing !== undefined) return { entry: existing, isNew: false };
-    const entry = { id: mintId(this.sessionId, this.kind, nativeKey), nativeKey, state };
+    const id = this.#closed.get(nativeKey) ?? mintId(this.sessionId, this.kind, nativeKey);
+    const entry = { id, nativeKey, state };
     this.#open.set(nativeKey, entry);
     return { entry, isNew: true };
   }
 
   close(nativeKey: string): OpenEntry<V> | undefined {
-    return this.#open.release(nativeKey);
+    const entry = this.#open.release(nativeKey);
+    if (entry !== undefined) this.#closed.set(nativeKey, entry.id);
+    return entry;
   }
 
   openEntries(): OpenEntry<V>[] {
@@ -61,5 +70,6 @@ export class IdTable<V = undefined> {
 
   clear(): void {
     this.#open.clear();
+    this.#closed.clear();
   }
 }

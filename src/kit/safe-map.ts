@@ -8,12 +8,14 @@ import type { EventBuilder } from "./event-builder.js";
  */
 export function mapSafely(
   builder: EventBuilder,
-  rawRecord: RuntimeEventRaw,
+  rawOf: RuntimeEventRaw | (() => RuntimeEventRaw),
   handle: () => RuntimeEvent[],
 ): RuntimeEvent[] {
   try {
     return handle();
   } catch (error) {
+    // The raw is only needed here, so a mapper can hand over a function and pay for it only on failure.
+    const rawRecord = typeof rawOf === "function" ? rawOf() : rawOf;
     const message = error instanceof Error ? error.message : String(error);
     return [
       builder.emit(

@@ -64,8 +64,10 @@ export function transcriptLine(dir: TranscriptDirection, msg: unknown, t: string
   return JSON.stringify({ t, dir, msg });
 }
 
+/** Entries are fresh objects (entryFromValue builds a new one per line), so the number is set in place. */
 function withLine(entry: TranscriptEntry, line: number | undefined): TranscriptEntry {
-  return line === undefined ? entry : { ...entry, line };
+  if (line !== undefined) entry.line = line;
+  return entry;
 }
 
 function errorText(error: unknown): string {

@@ -8,10 +8,17 @@ export class LineSink {
     readonly batchBytes = 1 << 16,
   ) {}
 
+  /** Queues lines; returns a promise only when a batch went out and the stream asked to wait (await it). */
+  writeLines(lines: readonly string[]): Promise<void> | undefined {
+    for (const line of lines) {
+      this.#chunk.push(line);
+      this.#size += line.length + 1;
+    }
+    return this.#size >= this.batchBytes ? this.flush() : undefined;
+  }
+
   async write(line: string): Promise<void> {
-    this.#chunk.push(line);
-    this.#size += line.length + 1;
-    if (this.#size >= this.batchBytes) await this.flush();
+    await this.writeLines([line]);
   }
 
   async flush(): Promise<void> {

@@ -1,5 +1,4 @@
-import { RuntimeEventSchema } from "../../contracts/events.js";
-import { parseTranscriptLine } from "../../kit/transcript.js";
+import { LineNormalizer } from "../../kit/line-normalizer.js";
 import { findMapperDefinition, registeredSources } from "../../mappers/registry.js";
 import { LineSink } from "../../node/line-sink.js";
 import { readLines } from "../../node/line-source.js";
@@ -34,20 +33,19 @@ export async function normalizeCommand(argv: string[], io: CliIo): Promise<numbe
   }
   const file = singleInput(positionals);
   const mapper = definition.create({ sessionId: values["session-id"] ?? "session" });
+  const normalizer = new LineNormalizer(mapper, { validate: values.validate === true });
   const sink = new LineSink(io.stdout);
-  let lineNumber = 0;
-  const emit = async (events: readonly unknown[]) => {
-    for (const event of events) {
-      if (values.validate) RuntimeEventSchema.parse(event);
-      await sink.write(JSON.stringify(event));
-    }
-  };
+  // Lines are mapped and serialised synchronously; the loop only waits when stdout pushes back.
+  const out: string[] = [];
   for await (const line of readLines(file, io.stdin)) {
-    lineNumber++;
-    const entry = parseTranscriptLine(line, lineNumber);
-    if (entry !== undefined) await emit(mapper.map(entry));
+    normalizer.line(line, out);
+    if (out.length === 0) continue;
+    const pending = sink.writeLines(out);
+    out.length = 0;
+    if (pending !== undefined) await pending;
   }
-  await emit(mapper.finish());
+  normalizer.finish(out);
+  await sink.writeLines(out);
   await sink.flush();
   return EXIT_OK;
 }

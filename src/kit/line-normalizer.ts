@@ -1,0 +1,47 @@
+import { RuntimeEventSchema } from "../contracts/events.js";
+import { EventSerializer } from "./event-serializer.js";
+import type { RuntimeMapper } from "./mapper.js";
+import { parseTranscriptLine } from "./transcript.js";
+
+export interface LineNormalizerOptions {
+  /** Check every event against the schema; an invalid event throws (a mapper bug, never input). */
+  validate?: boolean;
+}
+
+/**
+ * What `normalize` does per transcript line: read it, map it, serialise each event (raw attached, each native
+ * record serialised once). Shared by the CLI and the bench so that the bench times exactly the CLI's work.
+ */
+export class LineNormalizer {
+  readonly #mapper: RuntimeMapper;
+  readonly #validate: boolean;
+  readonly #serializer = new EventSerializer();
+  #lineNumber = 0;
+
+  constructor(mapper: RuntimeMapper, options: LineNormalizerOptions = {}) {
+    this.#mapper = mapper;
+    this.#validate = options.validate === true;
+  }
+
+  /** Appends the JSON lines of one transcript line's events to `out`; returns how many it appended. */
+  line(text: string, out: string[]): number {
+    const entry = parseTranscriptLine(text, ++this.#lineNumber);
+    if (entry === undefined) return 0;
+    return this.#write(this.#mapper.map(entry), out);
+  }
+
+  /** The events that end of input produces (see RuntimeMapper.finish). */
+  finish(out: string[]): number {
+    const count = this.#write(this.#mapper.finish(), out);
+    this.#serializer.reset();
+    return count;
+  }
+
+  #write(events: readonly object[], out: string[]): number {
+    for (const event of events) {
+      if (this.#validate) RuntimeEventSchema.parse(event);
+      out.push(this.#serializer.serialize(event));
+    }
+    return events.length;
+  }
+}
