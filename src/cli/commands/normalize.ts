@@ -1,5 +1,6 @@
 import { LineNormalizer } from "../../kit/line-normalizer.js";
 import { findMapperDefinition, registeredSources } from "../../mappers/registry.js";
+import { HeapGuard } from "../../node/heap-guard.js";
 import { LineSink } from "../../node/line-sink.js";
 import { readLines } from "../../node/line-source.js";
 import { parseCommandArgs, singleInput } from "../args.js";
@@ -37,7 +38,9 @@ export async function normalizeCommand(argv: string[], io: CliIo): Promise<numbe
   const sink = new LineSink(io.stdout);
   // Lines are mapped and serialised synchronously; the loop only waits when stdout pushes back.
   const out: string[] = [];
+  const heap = new HeapGuard();
   for await (const line of readLines(file, io.stdin)) {
+    heap.tick();
     normalizer.line(line, out);
     if (out.length === 0) continue;
     const pending = sink.writeLines(out);
