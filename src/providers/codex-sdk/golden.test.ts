@@ -139,16 +139,3 @@ describe("codex-sdk scenario facts", () => {
     expect(command?.type === "item.completed" && command.payload.status).toBe("failed");
   });
 });
-
-// Older real exec output (0.46), kept outside the project: read when present, never copied.
-const REAL_046 = "/work/shared/fixtures/real/codex-exec-json-0.46-agentcmd.jsonl";
-describe.skipIf(!existsSync(REAL_046))("real codex exec 0.46 output", () => {
-  it("maps without warnings and passes verify", () => {
-    const events = replayCodexSdkTranscript(readFileSync(REAL_046, "utf8"), SESSION);
-    for (const event of events) RuntimeEventSchema.parse(event);
-    expect(verifyEvents(events)).toEqual([]);
-    expect(events.filter((e) => e.type === "runtime.warning")).toEqual([]);
-    const turn = events.find((e) => e.type === "turn.completed");
-    expect(turn?.type === "turn.completed" && turn.payload.usage?.cachedInputTokens).toBe(2944);
-  });
-});
