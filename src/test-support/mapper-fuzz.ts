@@ -22,7 +22,7 @@ export function mutationArbitrary(record: unknown): fc.Arbitrary<unknown> {
   return fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat()), { maxLength: 4 }).map((steps) => {
     let value = structuredClone(record);
     for (const [pathSeed, op, pick] of steps)
-      value = mutateAt(value, pathSeed, op % 3, WEIRD[pick % WEIRD.length]);
+      value = mutateAt(value, pathSeed, op % 3, structuredClone(WEIRD[pick % WEIRD.length]));
     return value;
   });
 }
