@@ -10,10 +10,13 @@ import { checkMapperRun, transcriptLinesArbitrary } from "../src/test-support/ma
 const CASES = Number(process.env.FUZZ_CASES ?? 1_000_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const REGRESSIONS = new URL("../test/fixtures/fuzz-regressions/", import.meta.url);
+/** `FUZZ_SOURCES=acp,cursor-acp` limits the run to those mappers. */
+const ONLY = process.env.FUZZ_SOURCES?.split(",").filter(Boolean);
 
 process.stdout.write(`fuzz: ${CASES.toLocaleString("en-US")} records per mapper, seed ${SEED}\n`);
 let failures = 0;
 for (const definition of MAPPER_DEFINITIONS) {
+  if (ONLY !== undefined && !ONLY.includes(definition.source)) continue;
   const lines = fixtureLines(definition.source).filter((line) => {
     try {
       JSON.parse(line);

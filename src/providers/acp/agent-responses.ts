@@ -4,7 +4,7 @@ import type { RuntimeEventType } from "../../contracts/event-types.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import type { RuntimeEventPayloadByType, TokenUsage } from "../../contracts/payloads.js";
 import type { EventBuilder } from "../../kit/event-builder.js";
-import { isObject, type JsonObject, num, str } from "../../kit/guards.js";
+import { idKey, isObject, type JsonObject, num, str } from "../../kit/guards.js";
 import { providerEvent } from "../../kit/warnings.js";
 import type { AcpSessionState, OutgoingRequest } from "./session-state.js";
 import { endToolsOfTurn } from "./tool-calls.js";
@@ -29,7 +29,7 @@ export interface ResponseHandler {
 /** session/new, load and resume: the session (= the canonical thread) is ready. */
 function sessionReady(resume: boolean) {
   return ({ state, b, request, result, raw }: ResponseInput): RuntimeEvent[] => {
-    const nativeId = str(result.sessionId) ?? str(request.params.sessionId);
+    const nativeId = idKey(result.sessionId) ?? idKey(request.params.sessionId);
     if (nativeId !== undefined) state.bindSession(nativeId);
     const events: RuntimeEvent[] = [
       b.emit(
