@@ -8,7 +8,8 @@ import { findMapperDefinition } from "../src/mappers/registry.js";
 import { repeatedCorpus } from "./fixture-corpus.js";
 
 const source = process.argv[2] ?? "codex-sdk";
-const def = findMapperDefinition(source)!;
+const def = findMapperDefinition(source);
+if (def === undefined) throw new Error(`unknown source ${source}`);
 const lines = repeatedCorpus(def.source, 200_000);
 const t = () => Number(process.hrtime.bigint()) / 1e6;
 for (let rep = 0; rep < 2; rep++) {
@@ -16,7 +17,7 @@ for (let rep = 0; rep < 2; rep++) {
   for (const l of lines) JSON.stringify(JSON.parse(l));
   const floorMs = t() - a;
   a = t();
-  const entries = lines.map((l) => parseTranscriptLine(l)!);
+  const entries = lines.flatMap((l) => parseTranscriptLine(l) ?? []);
   const parseMs = t() - a;
   const m = def.create({ sessionId: "bench" });
   a = t();
