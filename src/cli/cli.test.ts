@@ -81,3 +81,16 @@ describe("cli", () => {
     }
   });
 });
+
+describe("normalize --progress", () => {
+  it("reports lines and events on stderr for a long input, and nothing without the flag", async () => {
+    const line = JSON.stringify({ t: "2026-01-01T00:00:00.000Z", dir: "in", msg: { type: "turn.started" } });
+    const input = `${Array.from({ length: 20_000 }, () => line).join("\n")}\n`;
+    const quiet = memoryIo(input);
+    expect(await main(["normalize", "--from", "codex-sdk", "-"], quiet)).toBe(0);
+    expect(quiet.err()).toBe("");
+    const loud = memoryIo(input);
+    expect(await main(["normalize", "--from", "codex-sdk", "--progress", "-"], loud)).toBe(0);
+    expect(loud.err()).toMatch(/normalize: 20,000 lines → \d[\d,]* events\n$/);
+  });
+});

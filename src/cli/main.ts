@@ -27,6 +27,7 @@ export function processIo(): CliIo {
     stdout: process.stdout,
     stderr: process.stderr,
     isTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
   };
 }
 

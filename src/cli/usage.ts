@@ -10,7 +10,10 @@ export interface CliIo {
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  /** Whether stdout is a terminal (colour, prompts). */
   isTTY: boolean;
+  /** Whether stderr is a terminal (progress lines). */
+  stderrIsTTY?: boolean;
 }
 
 export const EXIT_OK = 0;

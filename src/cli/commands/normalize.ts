@@ -3,6 +3,7 @@ import { findMapperDefinition, registeredSources } from "../../mappers/registry.
 import { HeapGuard } from "../../node/heap-guard.js";
 import { LineSink } from "../../node/line-sink.js";
 import { readLines } from "../../node/line-source.js";
+import { ProgressLine } from "../../node/progress.js";
 import { parseCommandArgs, singleInput } from "../args.js";
 import { type CliIo, EXIT_OK, UsageError } from "../usage.js";
 
@@ -13,6 +14,7 @@ canonical events as JSONL. Malformed lines become runtime.warning events; the ru
   --from SOURCE      one of: ${registeredSources().join(", ") || "(none registered)"}
   --session-id ID    canonical session id (default: "session"); same input + same id → identical output
   --validate         check every event against the schema (slower); an invalid event is an error (exit 1)
+  --progress         report lines and events read on stderr (default when stderr is a terminal)
 `;
 
 export async function normalizeCommand(argv: string[], io: CliIo): Promise<number> {
@@ -20,6 +22,7 @@ export async function normalizeCommand(argv: string[], io: CliIo): Promise<numbe
     from: { type: "string" },
     "session-id": { type: "string" },
     validate: { type: "boolean" },
+    progress: { type: "boolean" },
   });
   if (values.help) {
     io.stdout.write(HELP);
@@ -39,16 +42,24 @@ export async function normalizeCommand(argv: string[], io: CliIo): Promise<numbe
   // Lines are mapped and serialised synchronously; the loop only waits when stdout pushes back.
   const out: string[] = [];
   const heap = new HeapGuard();
+  const progress = new ProgressLine(io.stderr, values.progress ?? io.stderrIsTTY === true);
+  let lines = 0;
+  let events = 0;
+  const report = () =>
+    `normalize: ${lines.toLocaleString("en-US")} lines → ${events.toLocaleString("en-US")} events`;
   for await (const line of readLines(file, io.stdin)) {
     heap.tick();
-    normalizer.line(line, out);
+    progress.tick(report);
+    lines++;
+    events += normalizer.line(line, out);
     if (out.length === 0) continue;
     const pending = sink.writeLines(out);
     out.length = 0;
     if (pending !== undefined) await pending;
   }
-  normalizer.finish(out);
+  events += normalizer.finish(out);
   await sink.writeLines(out);
   await sink.flush();
+  progress.done(report);
   return EXIT_OK;
 }
