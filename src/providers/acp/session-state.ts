@@ -82,7 +82,9 @@ export class AcpSessionState {
   }
 
   /** The envelope fields of an event about the current session and turn. */
-  context(raw: RuntimeEventRaw, extra: EventContext = {}): EventContext {
+  context(raw: RuntimeEventRaw, extra?: EventContext): EventContext {
+    if (extra === undefined)
+      return { threadId: this.threadId, turnId: this.currentTurnId, providerRefs: this.#sessionRefs(), raw };
     return {
       threadId: this.threadId,
       turnId: this.currentTurnId,
@@ -90,6 +92,32 @@ export class AcpSessionState {
       providerRefs: { providerSessionId: this.providerSessionId, ...extra.providerRefs },
       raw,
     };
+  }
+
+  /** `context(raw, { itemId })` without the spreads: the context of every text chunk and tool update. */
+  itemContext(raw: RuntimeEventRaw, itemId: string): EventContext {
+    return {
+      threadId: this.threadId,
+      turnId: this.currentTurnId,
+      itemId,
+      providerRefs: this.#sessionRefs(),
+      raw,
+    };
+  }
+
+  #sessionRefsCache: { providerSessionId: string | undefined } | undefined;
+
+  /**
+   * `{ providerSessionId }`, one object while the session id stays the same: the builder copies refs into each
+   * event, so events never hold it and nothing mutates it.
+   */
+  #sessionRefs(): { providerSessionId: string | undefined } {
+    let refs = this.#sessionRefsCache;
+    if (refs === undefined || refs.providerSessionId !== this.providerSessionId) {
+      refs = { providerSessionId: this.providerSessionId };
+      this.#sessionRefsCache = refs;
+    }
+    return refs;
   }
 
   bindSession(providerSessionId: string): void {
@@ -151,7 +179,7 @@ export class AcpSessionState {
     const itemId = mintId(this.sessionId, "item", key);
     this.#text.set(kind, { itemId, key, messageId });
     events.push(
-      b.emit("item.started", { itemType: kind, status: "inProgress" }, this.context(raw, { itemId })),
+      b.emit("item.started", { itemType: kind, status: "inProgress" }, this.itemContext(raw, itemId)),
     );
     return { itemId, started: events };
   }
@@ -167,11 +195,7 @@ export class AcpSessionState {
       if (!which(kind)) continue;
       this.#text.delete(kind);
       events.push(
-        b.emit(
-          "item.completed",
-          { itemType: kind, status: "completed" },
-          this.context(raw, { itemId: open.itemId }),
-        ),
+        b.emit("item.completed", { itemType: kind, status: "completed" }, this.itemContext(raw, open.itemId)),
       );
     }
     return events;

@@ -30,14 +30,15 @@ function chunk(kind: "assistant_message" | "reasoning") {
   return ({ state, b, update, raw }: UpdateInput): RuntimeEvent[] => {
     const { itemId, started } = state.textItem(kind, str(update.messageId), b, raw);
     const streamKind = kind === "assistant_message" ? "assistant_text" : "reasoning_text";
-    return [
-      ...started,
+    // `started` is a fresh array: the delta is appended to it rather than both copied into another.
+    started.push(
       b.emit(
         "content.delta",
         { streamKind, delta: blockText(update.content) },
-        state.context(raw, { itemId }),
+        state.itemContext(raw, itemId),
       ),
-    ];
+    );
+    return started;
   };
 }
 
@@ -73,7 +74,7 @@ function compactionItem(
         b.emit(
           "item.started",
           { itemType: "context_compaction", status: "inProgress" },
-          state.context(raw, { itemId: entry.id }),
+          state.itemContext(raw, entry.id),
         ),
       ]
     : [];
@@ -92,7 +93,7 @@ export const SESSION_UPDATE_HANDLERS: Record<string, UpdateHandler> = {
         b.emit(
           "item.updated",
           { itemType: "user_message", detail: blockText(update.content), data: { content: update.content } },
-          state.context(raw, { itemId }),
+          state.itemContext(raw, itemId),
         ),
       ];
     },
@@ -189,7 +190,7 @@ export const SESSION_UPDATE_HANDLERS: Record<string, UpdateHandler> = {
             b.emit(
               "item.updated",
               { itemType: "context_compaction", status: "inProgress" },
-              state.context(raw, { itemId }),
+              state.itemContext(raw, itemId),
             ),
           );
         }
@@ -206,7 +207,7 @@ export const SESSION_UPDATE_HANDLERS: Record<string, UpdateHandler> = {
             ...(error === undefined ? {} : { detail: error }),
             ...(update.summary == null ? {} : { data: { summary: update.summary } }),
           },
-          state.context(raw, { itemId }),
+          state.itemContext(raw, itemId),
         ),
       );
       if (status === "completed") {
@@ -223,7 +224,7 @@ export const SESSION_UPDATE_HANDLERS: Record<string, UpdateHandler> = {
         b.emit(
           "item.updated",
           { itemType: "context_compaction", detail: blockText(update.content) },
-          state.context(raw, { itemId }),
+          state.itemContext(raw, itemId),
         ),
       );
       return events;

@@ -39,15 +39,15 @@ export const CODEX_SDK_EVENT_KINDS: Record<string, RecordKind> = {
           mapper.builder.emit(
             "thread.state.changed",
             { state: "active", detail: { reason: "resumed", providerThreadId } },
-            mapper.context({ raw }),
+            mapper.contextWithRaw(raw),
           ),
         );
         return events;
       }
       const first = mapper.threadId === undefined;
       mapper.setThread(providerThreadId);
-      if (first) events.push(mapper.builder.emit("session.started", {}, mapper.context({ raw })));
-      events.push(mapper.builder.emit("thread.started", { providerThreadId }, mapper.context({ raw })));
+      if (first) events.push(mapper.builder.emit("session.started", {}, mapper.contextWithRaw(raw)));
+      events.push(mapper.builder.emit("thread.started", { providerThreadId }, mapper.contextWithRaw(raw)));
       return events;
     },
   },
@@ -83,7 +83,7 @@ export const CODEX_SDK_EVENT_KINDS: Record<string, RecordKind> = {
           mapper.builder.emit(
             "thread.token-usage.updated",
             { usage: last === undefined ? { total: usage } : { total: usage, last } },
-            mapper.context({ raw }),
+            mapper.contextWithRaw(raw),
           ),
         );
       }
@@ -100,7 +100,7 @@ export const CODEX_SDK_EVENT_KINDS: Record<string, RecordKind> = {
         mapper.builder.emit(
           "runtime.error",
           { message, class: "provider_error", detail: error ?? msg },
-          mapper.context({ raw }),
+          mapper.contextWithRaw(raw),
         ),
       ];
       events.push(...mapper.endTurn({ state: "failed", errorMessage: message }, raw));
@@ -133,7 +133,7 @@ export const CODEX_SDK_EVENT_KINDS: Record<string, RecordKind> = {
         mapper.builder.emit(
           "runtime.error",
           { message, class: "provider_error", detail: { willRetry: RETRY_NOTICE.test(message) } },
-          mapper.context({ raw }),
+          mapper.contextWithRaw(raw),
         ),
       ];
     },

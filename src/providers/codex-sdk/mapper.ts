@@ -79,6 +79,30 @@ export class CodexSdkMapper extends BaseMapper {
     };
   }
 
+  /**
+   * `context({ raw })` without its spreads (most events of a record use it). The refs object is shared by those
+   * events: the builder copies it into each event and nothing mutates it.
+   */
+  contextWithRaw(rawRecord: RuntimeEventRaw): EventContext {
+    return {
+      threadId: this.threadId,
+      turnId: this.turnId,
+      raw: rawRecord,
+      providerRefs: this.#threadRefs(),
+    };
+  }
+
+  #threadRefsCache: { providerThreadId: string | undefined } | undefined;
+
+  #threadRefs(): { providerThreadId: string | undefined } {
+    let refs = this.#threadRefsCache;
+    if (refs === undefined || refs.providerThreadId !== this.providerThreadId) {
+      refs = { providerThreadId: this.providerThreadId };
+      this.#threadRefsCache = refs;
+    }
+    return refs;
+  }
+
   /** A new exec run has begun (its `thread.started`): native item ids start over. */
   beginRun(): void {
     this.#run++;
@@ -98,7 +122,7 @@ export class CodexSdkMapper extends BaseMapper {
   startTurn(rawRecord: RuntimeEventRaw): RuntimeEvent[] {
     this.#turnCount++;
     this.turnId = mintId(this.sessionId, "turn", `turn-${this.#turnCount}`);
-    const events: RuntimeEvent[] = [this.builder.emit("turn.started", {}, this.context({ raw: rawRecord }))];
+    const events: RuntimeEvent[] = [this.builder.emit("turn.started", {}, this.contextWithRaw(rawRecord))];
     const input = this.#pendingInput;
     this.#pendingInput = undefined;
     if (input !== undefined) {
@@ -150,7 +174,7 @@ export class CodexSdkMapper extends BaseMapper {
         );
       }
     }
-    events.push(this.builder.emit("turn.completed", payload, this.context({ raw: rawRecord })));
+    events.push(this.builder.emit("turn.completed", payload, this.contextWithRaw(rawRecord)));
     this.turnId = undefined;
     return events;
   }
@@ -168,7 +192,6 @@ export class CodexSdkMapper extends BaseMapper {
       ? CODEX_SDK_ITEM_KINDS[itemTypeName]
       : undefined;
     const key = `${this.#run}:${nativeId}`;
-    const providerRefs = { providerItemId: nativeId };
     const events: RuntimeEvent[] = [];
     if (kind === undefined) {
       events.push(
@@ -187,20 +210,14 @@ export class CodexSdkMapper extends BaseMapper {
       return events;
     }
 
-    const opened = this.#items.open(key, {
-      kind,
-      turnId: this.turnId,
-      nativeId,
-      streamed: "",
-      planKey: undefined,
-    });
+    const opened = this.#openItem(key, kind, nativeId);
     const state = opened.entry.state;
     state.kind = kind ?? state.kind;
     const ids = {
       threadId: this.threadId,
       turnId: state.turnId,
       itemId: opened.entry.id,
-      providerRefs: { providerThreadId: this.providerThreadId, ...providerRefs },
+      providerRefs: { providerThreadId: this.providerThreadId, providerItemId: nativeId },
       raw: rawRecord,
     };
     const itemType = state.kind?.itemType ?? "unknown";
@@ -234,6 +251,17 @@ export class CodexSdkMapper extends BaseMapper {
       events.push(this.builder.emit("item.updated", { itemType, status, ...described, ...detail }, ids));
     }
     return events;
+  }
+
+  /** The open item of `key`, opened now if it is not (its state is only allocated then). */
+  #openItem(
+    key: string,
+    kind: ItemKind | undefined,
+    nativeId: string,
+  ): { entry: { id: string; state: OpenItemState }; isNew: boolean } {
+    const entry = this.#items.get(key);
+    if (entry !== undefined) return { entry, isNew: false };
+    return this.#items.open(key, { kind, turnId: this.turnId, nativeId, streamed: "", planKey: undefined });
   }
 }
 

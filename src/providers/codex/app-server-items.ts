@@ -1,7 +1,7 @@
 import type { CanonicalItemType, ItemStatus } from "../../contracts/enums.js";
 import type { ItemLifecyclePayload } from "../../contracts/payloads.js";
 import { arr, isObject, type JsonObject, str } from "../../kit/guards.js";
-import { type HandlerContext, itemKey } from "./app-server-state.js";
+import type { HandlerContext } from "./app-server-state.js";
 
 /** Every v2 ThreadItem `type` of Codex 0.171.0 → its canonical item type. */
 export const CODEX_ITEM_TYPES: Record<string, CanonicalItemType> = {
@@ -162,7 +162,7 @@ export function mapItemCompleted(ctx: HandlerContext, params: JsonObject): void 
   // Hosts read a command's output from command_output deltas, whatever the source: when Codex streamed none,
   // the aggregated output arrives as one delta before the completion.
   const output = str(item.aggregatedOutput);
-  const streamed = ctx.state.items.get(itemKey(threadKey, nativeId))?.state.streamedOutput === true;
+  const streamed = opened.state.streamedOutput === true;
   if (payload.itemType === "command_execution" && output !== undefined && output.length > 0 && !streamed)
     ctx.emit("content.delta", { streamKind: "command_output", delta: output }, opened.ids);
   ctx.emit("item.completed", payload, opened.ids);

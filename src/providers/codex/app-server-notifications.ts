@@ -1,11 +1,13 @@
 import type { ContentStreamKind, ThreadState, TurnState } from "../../contracts/enums.js";
-import type { PlanStep, TokenUsage } from "../../contracts/payloads.js";
+import type { PlanStep, RuntimeEventPayloadByType, TokenUsage } from "../../contracts/payloads.js";
 import { arr, isObject, type JsonObject, num, str } from "../../kit/guards.js";
 import type { CodexHandler, CodexHandlerTable } from "./app-server-handler.js";
 import { mapItemCompleted, mapItemStarted } from "./app-server-items.js";
 import { MISC_NOTIFICATIONS } from "./app-server-notifications-misc.js";
 import { mapServerRequestResolved } from "./app-server-requests.js";
-import { type HandlerContext, itemKey } from "./app-server-state.js";
+import type { HandlerContext } from "./app-server-state.js";
+
+type ContentDeltaPayload = RuntimeEventPayloadByType["content.delta"];
 
 /** A delta of an item's content stream; opens the item on first sight, never after it completed. */
 function contentDelta(
@@ -26,15 +28,23 @@ function contentDelta(
         ctx.warn("delta for an item that already completed", { reason: "late-record" });
         return;
       }
-      const open = ctx.state.items.get(itemKey(str(params.threadId), nativeId));
-      if (open !== undefined) open.state.streamedOutput = true;
-      ctx.emit(
-        "content.delta",
-        { streamKind, delta, contentIndex: num(params.contentIndex), summaryIndex: num(params.summaryIndex) },
-        opened.ids,
-      );
+      opened.state.streamedOutput = true;
+      ctx.emit("content.delta", deltaPayload(streamKind, delta, params), opened.ids);
     },
   };
+}
+
+/**
+ * A delta's payload with only the indexes the record has. Most deltas have none: written as `undefined`, the
+ * builder would copy every payload to drop them.
+ */
+function deltaPayload(streamKind: ContentStreamKind, delta: string, params: JsonObject): ContentDeltaPayload {
+  const payload: ContentDeltaPayload = { streamKind, delta };
+  const contentIndex = num(params.contentIndex);
+  if (contentIndex !== undefined) payload.contentIndex = contentIndex;
+  const summaryIndex = num(params.summaryIndex);
+  if (summaryIndex !== undefined) payload.summaryIndex = summaryIndex;
+  return payload;
 }
 
 /** An update of an open item that is not a content delta (segment boundaries, patch previews, stdin). */

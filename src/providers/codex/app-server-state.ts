@@ -18,12 +18,27 @@ export interface ThreadState {
   effort?: string | undefined;
   /** The turn the thread is running, for records (legacy approvals) that name no turn. */
   activeTurnKey?: string | undefined;
+  /** The thread's event ids, built once while it is open (see HandlerContext.thread). */
+  ids?: EventContext;
+}
+
+/**
+ * Event ids built for an open turn or item, kept with what they were built from. Most records of a session are
+ * deltas of one item: building the same context objects for each of them was most of the mapping time. A cached
+ * context is never mutated (the builder copies its fields into each event), so events may share it.
+ */
+interface CachedIds {
+  ids: EventContext;
+  /** The enclosing (thread or turn) context they extend: reused only while that is the same object. */
+  base: EventContext;
+  parentItemId?: string | undefined;
 }
 
 export interface TurnState {
   threadKey: string;
   /** Sum of the `last` usage reported during the turn. */
   usage?: TokenUsage | undefined;
+  cachedIds?: CachedIds;
 }
 
 export interface ItemState {
@@ -33,6 +48,7 @@ export interface ItemState {
   parentItemId: string | undefined;
   /** Whether output deltas were streamed; if not, completion emits the aggregated output as one delta. */
   streamedOutput?: boolean;
+  cachedIds?: CachedIds;
 }
 
 export interface RequestState {
@@ -99,6 +115,42 @@ export function itemKey(threadKey: string | undefined, nativeItemId: string): st
   return `${threadKey ?? ""}\u0000${nativeItemId}`;
 }
 
+/** The ids of records that name no thread. Shared, so never mutated. */
+const NO_IDS: EventContext = Object.freeze({});
+
+function threadIds(threadId: string, threadKey: string): EventContext {
+  return { threadId, providerRefs: { providerThreadId: threadKey } };
+}
+
+function turnIds(threadContext: EventContext, turnId: string, turnKey: string): EventContext {
+  return {
+    ...threadContext,
+    turnId,
+    providerRefs: { ...threadContext.providerRefs, providerTurnId: turnKey },
+  };
+}
+
+function itemIds(
+  turnContext: EventContext,
+  itemId: string,
+  parentItemId: string | undefined,
+  nativeItemId: string,
+): EventContext {
+  return {
+    ...turnContext,
+    itemId,
+    parentItemId,
+    providerRefs: { ...turnContext.providerRefs, providerItemId: nativeItemId },
+  };
+}
+
+/** The opened item's ids, whether this record opened it, and its correlation state. */
+export interface OpenedItem {
+  ids: EventContext;
+  isNew: boolean;
+  state: ItemState;
+}
+
 /**
  * The context a handler works in: the builder, the record's raw, the state, and helpers that open threads and
  * turns on first sight so every event refers only to things already started.
@@ -115,17 +167,33 @@ export class HandlerContext {
   emit<T extends RuntimeEventType>(
     type: T,
     payload: PayloadInput<RuntimeEventPayloadByType[T]>,
-    context: EventContext = {},
+    context: EventContext = NO_IDS,
   ): void {
-    this.out.push(this.b.emit(type, payload, { ...context, raw: this.raw }) as RuntimeEvent);
+    // Field by field rather than a spread: a spread of contexts of varying shapes is slow.
+    const withRaw: EventContext = {
+      threadId: context.threadId,
+      turnId: context.turnId,
+      itemId: context.itemId,
+      requestId: context.requestId,
+      parentItemId: context.parentItemId,
+      providerRefs: context.providerRefs,
+      raw: this.raw,
+    };
+    this.out.push(this.b.emit(type, payload, withRaw) as RuntimeEvent);
   }
 
   /** Ids of a thread, emitting `thread.started` the first time it is seen. */
   thread(threadKey: string | undefined): EventContext {
-    if (threadKey === undefined || threadKey.length === 0) return {};
-    const { entry, isNew } = this.state.threads.open(threadKey, {});
-    const context = { threadId: entry.id, providerRefs: { providerThreadId: threadKey } };
-    if (isNew) this.emit("thread.started", { providerThreadId: threadKey }, context);
+    if (threadKey === undefined || threadKey.length === 0) return NO_IDS;
+    const open = this.state.threads.get(threadKey);
+    if (open !== undefined) {
+      open.state.ids ??= threadIds(open.id, threadKey);
+      return open.state.ids;
+    }
+    const { entry } = this.state.threads.open(threadKey, {});
+    const context = threadIds(entry.id, threadKey);
+    entry.state.ids = context;
+    this.emit("thread.started", { providerThreadId: threadKey }, context);
     return context;
   }
 
@@ -136,13 +204,19 @@ export class HandlerContext {
   turn(threadKey: string | undefined, turnKey: string | undefined): EventContext {
     const threadContext = this.thread(threadKey);
     if (turnKey === undefined || turnKey.length === 0) return threadContext;
-    const context: EventContext = {
-      ...threadContext,
-      turnId: this.state.turns.idOf(turnKey),
-      providerRefs: { ...threadContext.providerRefs, providerTurnId: turnKey },
-    };
-    if (this.state.turns.isOpen(turnKey) || this.state.endedTurns.has(turnKey)) return context;
-    this.state.turns.open(turnKey, { threadKey: threadKey ?? "" });
+    const turns = this.state.turns;
+    const open = turns.get(turnKey);
+    if (open !== undefined) {
+      const cached = open.state.cachedIds;
+      if (cached?.base === threadContext) return cached.ids;
+      const context = turnIds(threadContext, open.id, turnKey);
+      open.state.cachedIds = { ids: context, base: threadContext };
+      return context;
+    }
+    if (this.state.endedTurns.has(turnKey)) return turnIds(threadContext, turns.idOf(turnKey), turnKey);
+    const { entry } = turns.open(turnKey, { threadKey: threadKey ?? "" });
+    const context = turnIds(threadContext, entry.id, turnKey);
+    entry.state.cachedIds = { ids: context, base: threadContext };
     const thread = threadKey === undefined ? undefined : this.state.threads.get(threadKey)?.state;
     if (thread !== undefined) thread.activeTurnKey = turnKey;
     this.emit("turn.started", { model: thread?.model, effort: thread?.effort }, context);
@@ -163,23 +237,27 @@ export class HandlerContext {
     turnKey: string | undefined,
     nativeItemId: string,
     itemType: CanonicalItemType,
-    started: { parentItemId?: string | undefined; payload?: ItemLifecyclePayload } = {},
-  ): { ids: EventContext; isNew: boolean } | undefined {
+    started?: { parentItemId?: string | undefined; payload?: ItemLifecyclePayload },
+  ): OpenedItem | undefined {
     const key = itemKey(threadKey, nativeItemId);
     if (this.state.endedItems.has(key)) return undefined;
     const turnContext = this.turn(threadKey, turnKey);
     const existing = this.state.items.get(key);
-    const parentItemId = existing?.state.parentItemId ?? started.parentItemId ?? this.parentOf(threadKey);
-    const ids: EventContext = {
-      ...turnContext,
-      itemId: this.state.items.idOf(key),
-      parentItemId,
-      providerRefs: { ...turnContext.providerRefs, providerItemId: nativeItemId },
-    };
-    if (existing !== undefined) return { ids, isNew: false };
-    this.state.items.open(key, { itemType, threadKey: threadKey ?? "", turnKey, parentItemId });
-    this.emit("item.started", started.payload ?? { itemType, status: "inProgress" }, ids);
-    return { ids, isNew: true };
+    const parentItemId = existing?.state.parentItemId ?? started?.parentItemId ?? this.parentOf(threadKey);
+    if (existing !== undefined) {
+      const cached = existing.state.cachedIds;
+      if (cached?.base === turnContext && cached.parentItemId === parentItemId)
+        return { ids: cached.ids, isNew: false, state: existing.state };
+      const ids = itemIds(turnContext, existing.id, parentItemId, nativeItemId);
+      existing.state.cachedIds = { ids, base: turnContext, parentItemId };
+      return { ids, isNew: false, state: existing.state };
+    }
+    const state: ItemState = { itemType, threadKey: threadKey ?? "", turnKey, parentItemId };
+    const { entry } = this.state.items.open(key, state);
+    const ids = itemIds(turnContext, entry.id, parentItemId, nativeItemId);
+    state.cachedIds = { ids, base: turnContext, parentItemId };
+    this.emit("item.started", started?.payload ?? { itemType, status: "inProgress" }, ids);
+    return { ids, isNew: true, state };
   }
 
   /** Closes every item of a turn still open (a retried model call leaves its partial message open). */
@@ -208,7 +286,7 @@ export class HandlerContext {
     this.state.endedItems.set(key, true);
   }
 
-  warn(message: string, detail: unknown, context: EventContext = {}): void {
+  warn(message: string, detail: unknown, context: EventContext = NO_IDS): void {
     this.emit("runtime.warning", { message, detail }, context);
   }
 }
