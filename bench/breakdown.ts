@@ -3,7 +3,7 @@
 
 import { RuntimeEventSchema } from "../src/contracts/events.js";
 import { EventSerializer } from "../src/kit/event-serializer.js";
-import { parseTranscriptLine } from "../src/kit/transcript.js";
+import { type MessageText, readTranscriptLine } from "../src/kit/transcript.js";
 import { findMapperDefinition } from "../src/mappers/registry.js";
 import { repeatedCorpus } from "./fixture-corpus.js";
 
@@ -17,16 +17,25 @@ for (let rep = 0; rep < 2; rep++) {
   for (const l of lines) JSON.stringify(JSON.parse(l));
   const floorMs = t() - a;
   a = t();
-  const entries = lines.flatMap((l) => parseTranscriptLine(l) ?? []);
+  // each entry with its message's source text, as LineNormalizer hands it to the serializer
+  const entries = lines.flatMap((l) => {
+    const message: MessageText = { msg: undefined, text: "" };
+    const entry = readTranscriptLine(l, undefined, message);
+    return entry === undefined ? [] : [{ entry, message }];
+  });
   const parseMs = t() - a;
   const m = def.create({ sessionId: "bench" });
   a = t();
-  const evs = entries.map((e) => m.map(e));
+  const evs = entries.map((e) => m.map(e.entry));
   const mapMs = t() - a;
   const s = new EventSerializer();
   a = t();
   let bytes = 0;
-  for (const es of evs) for (const e of es) bytes += s.serialize(e).length;
+  evs.forEach((es, i) => {
+    const { msg, text } = (entries[i] as (typeof entries)[number]).message;
+    s.source(msg, text);
+    for (const e of es) bytes += s.serialize(e).length;
+  });
   const serMs = t() - a;
   a = t();
   for (const es of evs) for (const e of es) RuntimeEventSchema.parse(e);

@@ -11,7 +11,8 @@ const PURE_ENTRIES = [
   "projection/index.ts",
   "view/timeline.ts",
 ];
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\("([^"]+)"\)|(?:^|\n)\s*import\s+"([^"]+)"/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\("([^"]+)"\)|(?:^|\n)\s*import\s+"([^"]+)"/g;
 
 /** Every module the pure entry points reach, with what each imports from outside the project. */
 function reach(): Map<string, string[]> {

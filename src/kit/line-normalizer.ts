@@ -1,7 +1,7 @@
 import { RuntimeEventSchema } from "../contracts/events.js";
 import { EventSerializer } from "./event-serializer.js";
 import type { RuntimeMapper } from "./mapper.js";
-import { parseTranscriptLine } from "./transcript.js";
+import { type MessageText, readTranscriptLine } from "./transcript.js";
 
 export interface LineNormalizerOptions {
   /** Check every event against the schema; an invalid event throws (a mapper bug, never input). */
@@ -16,6 +16,8 @@ export class LineNormalizer {
   readonly #mapper: RuntimeMapper;
   readonly #validate: boolean;
   readonly #serializer = new EventSerializer();
+  /** The source text of the line's message, handed to the serializer so it need not serialise the message again. */
+  readonly #message: MessageText = { msg: undefined, text: "" };
   #lineNumber = 0;
 
   constructor(mapper: RuntimeMapper, options: LineNormalizerOptions = {}) {
@@ -25,7 +27,8 @@ export class LineNormalizer {
 
   /** Appends the JSON lines of one transcript line's events to `out`; returns how many it appended. */
   line(text: string, out: string[]): number {
-    const entry = parseTranscriptLine(text, ++this.#lineNumber);
+    const entry = readTranscriptLine(text, ++this.#lineNumber, this.#message);
+    this.#serializer.source(this.#message.msg, this.#message.text);
     if (entry === undefined) return 0;
     return this.#write(this.#mapper.map(entry), out);
   }

@@ -29,15 +29,69 @@ function timestampOf(value: Record<string, unknown>): string | undefined {
  * `{ms, dir: "server->client", msg}`, or a bare native message (inbound).
  */
 export function parseTranscriptLine(text: string, line?: number): TranscriptEntry | undefined {
+  return readTranscriptLine(text, line, undefined);
+}
+
+/** Where readTranscriptLine reports the JSON text a message was parsed from. */
+export interface MessageText {
+  /** The parsed message (an object), or undefined when its text is not known. */
+  msg: object | undefined;
+  /** Exactly the text `msg` was parsed from (may hold whitespace or escapes JSON.stringify would not write). */
+  text: string;
+}
+
+/** The head our own lines start with (transcriptLine): a timestamp without escapes and a direction. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a JSON string holds no raw control character
+const OWN_HEAD = /^\{"t":"([^"\\\u0000-\u001f]*)","dir":"(in|out)","msg":/;
+
+/**
+ * parseTranscriptLine, also reporting in `source` the source text of the message when it is an object: for our
+ * own `{"t":…,"dir":…,"msg":…}` lines the text between the head and the final `}` (parsed on its own, so it is
+ * exactly the message: a line with more keys or a second `msg` fails that parse and takes the general path), for
+ * a bare native message the whole trimmed line.
+ */
+export function readTranscriptLine(
+  text: string,
+  line: number | undefined,
+  source: MessageText | undefined,
+): TranscriptEntry | undefined {
+  if (source !== undefined) source.msg = undefined;
   const trimmed = text.trim();
   if (trimmed.length === 0) return undefined;
+  const own = OWN_HEAD.exec(trimmed);
+  if (own !== null && trimmed.charCodeAt(trimmed.length - 1) === 0x7d /* } */) {
+    const msgText = trimmed.slice(own[0].length, -1);
+    let msg: unknown;
+    try {
+      msg = JSON.parse(msgText);
+    } catch {
+      msg = undefined; // not just one value: read the whole line below
+    }
+    if (msg !== undefined) {
+      if (source !== undefined && typeof msg === "object" && msg !== null) {
+        source.msg = msg;
+        source.text = msgText;
+      }
+      // What entryFromValue makes of `{t, dir, msg}`: an empty timestamp is no timestamp.
+      const t = own[1] as string;
+      const dir = own[2] as TranscriptDirection;
+      const entry: TranscriptEntry =
+        t.length > 0 ? { kind: "message", dir, msg, t } : { kind: "message", dir, msg };
+      return withLine(entry, line);
+    }
+  }
   let value: unknown;
   try {
     value = JSON.parse(trimmed);
   } catch (error) {
     return withLine({ kind: "malformed", text: trimmed, reason: errorText(error) }, line);
   }
-  return withLine(entryFromValue(value), line);
+  const entry = entryFromValue(value);
+  if (source !== undefined && entry.kind === "message" && entry.msg === value) {
+    source.msg = value as object; // a bare message (entryFromValue only returns the value itself for an object)
+    source.text = trimmed;
+  }
+  return withLine(entry, line);
 }
 
 export function entryFromValue(value: unknown): TranscriptEntry {
