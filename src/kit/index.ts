@@ -8,6 +8,7 @@ export * from "./ids.js";
 export * from "./lifecycle-tracker.js";
 export * from "./line-normalizer.js";
 export * from "./mapper.js";
+export * from "./replay.js";
 export * from "./safe-map.js";
 export * from "./transcript.js";
 export * from "./warnings.js";

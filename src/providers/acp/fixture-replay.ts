@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import type { MapperDefinition } from "../../kit/mapper.js";
+import { replayTranscript } from "../../kit/replay.js";
 import { parseTranscriptLine } from "../../kit/transcript.js";
 
 /** For tests and the record script: the ACP fixtures, replayed the way `normalize` does. */
@@ -27,14 +28,7 @@ export function replayLines(
   lines: readonly string[],
   sessionId = "fixture",
 ): RuntimeEvent[] {
-  const mapper = definition.create({ sessionId });
-  const events: RuntimeEvent[] = [];
-  lines.forEach((line, index) => {
-    const entry = parseTranscriptLine(line, index + 1);
-    if (entry !== undefined) events.push(...mapper.map(entry));
-  });
-  events.push(...mapper.finish());
-  return events;
+  return replayTranscript(definition, lines, sessionId);
 }
 
 /** The wire messages of a transcript (any accepted format), with their direction. */

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import type { MapperDefinition } from "../../kit/mapper.js";
-import { parseTranscriptLine } from "../../kit/transcript.js";
+import { replayTranscript } from "../../kit/replay.js";
 
 export const FIXTURE_ROOT = join(import.meta.dirname, "..", "..", "..", "test", "fixtures");
 export const ROLLOUT_FIXTURES = join(FIXTURE_ROOT, "codex-rollout");
@@ -30,14 +30,7 @@ export function replay(
   lines: readonly string[],
   sessionId = "golden",
 ): RuntimeEvent[] {
-  const mapper = definition.create({ sessionId });
-  const events: RuntimeEvent[] = [];
-  lines.forEach((line, index) => {
-    const entry = parseTranscriptLine(line, index + 1);
-    if (entry !== undefined) events.push(...mapper.map(entry));
-  });
-  events.push(...mapper.finish());
-  return events;
+  return replayTranscript(definition, lines, sessionId);
 }
 
 export function toJsonl(events: readonly RuntimeEvent[]): string {
