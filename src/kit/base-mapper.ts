@@ -4,7 +4,7 @@ import type { RuntimeEvent } from "../contracts/events.js";
 import { EventBuilder } from "./event-builder.js";
 import { LifecycleTracker, type TerminationReason } from "./lifecycle-tracker.js";
 import { fixedClock, type MapperOptions, type RuntimeMapper, type SourceName } from "./mapper.js";
-import { mapSafely } from "./safe-map.js";
+import { mapperErrorEvents } from "./safe-map.js";
 import type { TranscriptEntry } from "./transcript.js";
 import { mapNonMessageEntry } from "./warnings.js";
 
@@ -42,13 +42,14 @@ export abstract class BaseMapper implements RuntimeMapper {
     if (nonMessage !== undefined) return this.track(nonMessage);
     const message = entry as MessageEntry;
     this.builder.at(message.t);
-    return this.track(
-      mapSafely(
-        this.builder,
-        () => this.rawOf(message),
-        () => this.mapMessage(message),
-      ),
-    );
+    // mapSafely inlined: two closures per record were a measurable share of the mapping garbage.
+    let events: RuntimeEvent[];
+    try {
+      events = this.mapMessage(message);
+    } catch (error) {
+      events = mapperErrorEvents(this.builder, this.rawOf(message), error);
+    }
+    return this.track(events);
   }
 
   finish(): RuntimeEvent[] {

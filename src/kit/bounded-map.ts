@@ -32,9 +32,16 @@ export class BoundedMap<K, V> {
   }
 
   set(key: K, value: V): void {
-    if (this.#entries.has(key)) this.#entries.delete(key);
-    this.#entries.set(key, value);
-    if (this.#entries.size > this.cap) {
+    const entries = this.#entries;
+    const size = entries.size;
+    entries.set(key, value);
+    // An existing key moves to the newest end (delete + set): one lookup for the usual new key instead of three.
+    if (entries.size === size) {
+      entries.delete(key);
+      entries.set(key, value);
+      return;
+    }
+    if (entries.size > this.cap) {
       let oldest = this.#cursor.next();
       if (oldest.done) {
         this.#cursor = this.#entries.keys();

@@ -109,8 +109,14 @@ export function compact<T extends Record<string, unknown>>(value: T): T {
   return value;
 }
 
+/**
+ * The refs with a non-empty string value, or undefined when there are none. A plain refs object whose values all
+ * are non-empty strings is returned itself rather than copied (most are: mappers cache them per thread, turn
+ * and item), so events may share it; nothing mutates a refs object once it was handed to the builder.
+ */
 function compactRefs(refs: EventContext["providerRefs"]): Record<string, string> | undefined {
   if (refs === undefined) return undefined;
+  if (isCompact(refs)) return refs as Record<string, string>;
   let out: Record<string, string> | undefined;
   for (const key in refs) {
     const value = refs[key as keyof ProviderRefs];
@@ -120,6 +126,18 @@ function compactRefs(refs: EventContext["providerRefs"]): Record<string, string>
     }
   }
   return out;
+}
+
+/** A plain object with at least one key, each an own non-empty string: compactRefs would copy it unchanged. */
+function isCompact(refs: object): boolean {
+  if (Object.getPrototypeOf(refs) !== Object.prototype) return false;
+  let empty = true;
+  for (const key in refs) {
+    const value = (refs as Record<string, unknown>)[key];
+    if (typeof value !== "string" || value.length === 0 || !Object.hasOwn(refs, key)) return false;
+    empty = false;
+  }
+  return !empty;
 }
 
 export type { RuntimeEvent };

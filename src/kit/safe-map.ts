@@ -15,17 +15,25 @@ export function mapSafely(
     return handle();
   } catch (error) {
     // The raw is only needed here, so a mapper can hand over a function and pay for it only on failure.
-    const rawRecord = typeof rawOf === "function" ? rawOf() : rawOf;
-    const message = error instanceof Error ? error.message : String(error);
-    return [
-      builder.emit(
-        "runtime.warning",
-        {
-          message: `could not map ${rawRecord.method ?? rawRecord.messageType ?? "record"}: ${message}`,
-          detail: { reason: "mapper-error" },
-        },
-        { raw: rawRecord },
-      ),
-    ];
+    return mapperErrorEvents(builder, typeof rawOf === "function" ? rawOf() : rawOf, error);
   }
+}
+
+/** What a failed handler leaves of its record: one `runtime.warning` with the error and the record's raw. */
+export function mapperErrorEvents(
+  builder: EventBuilder,
+  rawRecord: RuntimeEventRaw,
+  error: unknown,
+): RuntimeEvent[] {
+  const message = error instanceof Error ? error.message : String(error);
+  return [
+    builder.emit(
+      "runtime.warning",
+      {
+        message: `could not map ${rawRecord.method ?? rawRecord.messageType ?? "record"}: ${message}`,
+        detail: { reason: "mapper-error" },
+      },
+      { raw: rawRecord },
+    ),
+  ];
 }

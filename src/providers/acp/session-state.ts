@@ -85,11 +85,17 @@ export class AcpSessionState {
   context(raw: RuntimeEventRaw, extra?: EventContext): EventContext {
     if (extra === undefined)
       return { threadId: this.threadId, turnId: this.currentTurnId, providerRefs: this.#sessionRefs(), raw };
+    // Field by field rather than `{threadId, turnId, ...extra, …}`: a key present in `extra` wins even when
+    // undefined, as in the spread; without extra refs the cached session refs are the same value.
+    const refs = extra.providerRefs;
     return {
-      threadId: this.threadId,
-      turnId: this.currentTurnId,
-      ...extra,
-      providerRefs: { providerSessionId: this.providerSessionId, ...extra.providerRefs },
+      threadId: "threadId" in extra ? extra.threadId : this.threadId,
+      turnId: "turnId" in extra ? extra.turnId : this.currentTurnId,
+      itemId: extra.itemId,
+      requestId: extra.requestId,
+      parentItemId: extra.parentItemId,
+      providerRefs:
+        refs === undefined ? this.#sessionRefs() : { providerSessionId: this.providerSessionId, ...refs },
       raw,
     };
   }

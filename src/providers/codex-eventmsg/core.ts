@@ -82,15 +82,26 @@ export class EventMsgCore {
   }
 
   /** The envelope context of an event: current thread, the given turn (or the open one), raw. */
-  ctx(raw: RuntimeEventRaw, extra: EventContext = {}): EventContext {
-    return { threadId: this.thread?.id, turnId: this.turn?.id, ...extra, raw };
+  ctx(raw: RuntimeEventRaw, extra?: EventContext): EventContext {
+    // Field by field rather than `{threadId, turnId, ...extra, raw}`: a spread of contexts of varying shapes was
+    // a large share of the mapping time. A key present in `extra` wins even when undefined, as in the spread.
+    if (extra === undefined) return { threadId: this.thread?.id, turnId: this.turn?.id, raw };
+    return {
+      threadId: "threadId" in extra ? extra.threadId : this.thread?.id,
+      turnId: "turnId" in extra ? extra.turnId : this.turn?.id,
+      itemId: extra.itemId,
+      requestId: extra.requestId,
+      parentItemId: extra.parentItemId,
+      providerRefs: extra.providerRefs,
+      raw,
+    };
   }
 
   emit<T extends keyof RuntimeEventPayloadByType>(
     type: T,
     payload: PayloadInput<RuntimeEventPayloadByType[T]>,
     raw: RuntimeEventRaw,
-    extra: EventContext = {},
+    extra?: EventContext,
   ): RuntimeEvent {
     return this.b.emit(type, payload, this.ctx(raw, extra)) as RuntimeEvent;
   }

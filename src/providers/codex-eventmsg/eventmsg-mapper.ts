@@ -25,9 +25,10 @@ export class CodexEventMsgMapper extends BaseMapper {
 
   protected rawOf(entry: MessageEntry): RuntimeEventRaw {
     const msg = asObject(entry.msg);
-    const method = str(msg?.method);
-    const payload = asObject(asObject(msg?.params)?.msg) ?? asObject(msg?.payload) ?? msg;
-    return raw("codex.eventmsg", entry.msg, method, str(payload?.type));
+    if (msg === undefined) return raw("codex.eventmsg", entry.msg);
+    const params = msg.params;
+    const payload = (isObject(params) ? asObject(params.msg) : undefined) ?? asObject(msg.payload) ?? msg;
+    return raw("codex.eventmsg", msg, str(msg.method), str(payload.type));
   }
 
   protected mapMessage(entry: MessageEntry): RuntimeEvent[] {
