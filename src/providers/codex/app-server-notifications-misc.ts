@@ -204,28 +204,8 @@ const ACCOUNT_AND_MCP: CodexHandlerTable = {
       });
     },
   },
-  "modelProvider/authRecoveryStarted": {
-    yields: ["auth.status"],
-    handle(ctx, params) {
-      const output = [str(params.message) ?? "auth recovery started"];
-      ctx.emit(
-        "auth.status",
-        { isAuthenticating: true, output },
-        ctx.turn(str(params.threadId), str(params.turnId)),
-      );
-    },
-  },
-  "modelProvider/authRecoveryCompleted": {
-    yields: ["auth.status"],
-    handle(ctx, params) {
-      const output = [str(params.message) ?? "auth recovery completed"];
-      ctx.emit(
-        "auth.status",
-        { isAuthenticating: false, output },
-        ctx.turn(str(params.threadId), str(params.turnId)),
-      );
-    },
-  },
+  "modelProvider/authRecoveryStarted": authRecovery(true, "auth recovery started"),
+  "modelProvider/authRecoveryCompleted": authRecovery(false, "auth recovery completed"),
   "mcpServer/oauthLogin/completed": {
     yields: ["mcp.oauth.completed"],
     handle(ctx, params) {
@@ -394,3 +374,18 @@ export const MISC_NOTIFICATIONS: CodexHandlerTable = {
   ...REALTIME,
   ...CLIENT_UTILITIES,
 };
+
+/** The model provider re-authenticating mid-session: auth.status, in progress or done. */
+function authRecovery(isAuthenticating: boolean, fallbackMessage: string): CodexHandler {
+  return {
+    yields: ["auth.status"],
+    handle(ctx, params) {
+      const output = [str(params.message) ?? fallbackMessage];
+      ctx.emit(
+        "auth.status",
+        { isAuthenticating, output },
+        ctx.turn(str(params.threadId), str(params.turnId)),
+      );
+    },
+  };
+}

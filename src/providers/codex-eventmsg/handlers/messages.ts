@@ -65,10 +65,7 @@ export const messageHandlers: EventMsgTable = {
   agent_reasoning_delta: {
     yields: ["item.started", "content.delta"],
     note: "reasoning_summary_text",
-    handle: legacy("modernReasoning", (ctx, turn) => {
-      turn.reasoningKey ??= ctx.core.freshKey(turn, "reasoning");
-      return ctx.core.delta(turn.reasoningKey, "reasoning", "reasoning_summary_text", deltaOf(ctx), ctx.raw);
-    }),
+    handle: legacy("modernReasoning", reasoningDelta("reasoning_summary_text")),
   },
   agent_reasoning: {
     yields: ["item.completed", "content.delta"],
@@ -78,10 +75,7 @@ export const messageHandlers: EventMsgTable = {
   agent_reasoning_raw_content_delta: {
     yields: ["item.started", "content.delta"],
     note: "reasoning_text",
-    handle: legacy("modernReasoning", (ctx, turn) => {
-      turn.reasoningKey ??= ctx.core.freshKey(turn, "reasoning");
-      return ctx.core.delta(turn.reasoningKey, "reasoning", "reasoning_text", deltaOf(ctx), ctx.raw);
-    }),
+    handle: legacy("modernReasoning", reasoningDelta("reasoning_text")),
   },
   agent_reasoning_raw_content: {
     yields: ["item.completed", "content.delta"],
@@ -153,6 +147,14 @@ function modern(
       ...core.delta(core.itemKey(nativeId), itemType, streamKind, deltaOf(ctx), raw, index, nativeId),
     );
     return events;
+  };
+}
+
+/** A legacy reasoning delta: opens the turn's reasoning item on first sight and streams into it. */
+function reasoningDelta(streamKind: "reasoning_summary_text" | "reasoning_text") {
+  return (ctx: MsgContext, turn: TurnState): RuntimeEvent[] => {
+    turn.reasoningKey ??= ctx.core.freshKey(turn, "reasoning");
+    return ctx.core.delta(turn.reasoningKey, "reasoning", streamKind, deltaOf(ctx), ctx.raw);
   };
 }
 
