@@ -1,29 +1,6 @@
-import { acpAgentCommand } from "../../src/providers/acp/agent-commands.js";
-import { createAcpDriver } from "../../src/providers/acp/driver.js";
 import { codexAcpShell } from "../../src/providers/acp/scenario-run.js";
-import { describeFaults, proxyCommand } from "./harness.js";
+import { acpTarget } from "./acp-target.js";
+import { describeFaults } from "./harness.js";
 
-describeFaults({
-  name: "acp (codex-acp)",
-  make: async ({ cwd, modelBaseUrl, fault, startTimeoutMs, highWaterMark }) => {
-    const launch = await acpAgentCommand("codex-acp", { modelBaseUrl, stateDir: `${cwd}-state` });
-    return createAcpDriver({
-      cwd,
-      env: launch.env,
-      agentCommand: proxyCommand(fault, launch.command),
-      ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
-      ...(highWaterMark === undefined ? {} : { highWaterMark }),
-    });
-  },
-  midTurnLine: '"agent_message_chunk"',
-  approvals: true,
-  // codex-acp runs a bare `echo` without asking; this command makes it ask.
-  mockScript: codexAcpShell,
-  garbage: "warn-and-continue",
-  partialLine: "dropped-by-sdk",
-  handshakeIn: "start",
-  limitations: {
-    partialLine:
-      "a line that starts like JSON passes the driver's tap; the ACP SDK fails to parse it and drops it (console.error only)",
-  },
-});
+// codex-acp runs a bare `echo` without asking; the mock's piped command makes it ask.
+describeFaults(acpTarget("codex-acp", codexAcpShell));

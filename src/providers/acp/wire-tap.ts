@@ -49,29 +49,37 @@ export function tappedAgentStream(sdk: Sdk, agent: AgentProcess, handlers: WireT
   return { readable, writable } as AcpStream;
 }
 
+/** Longer lines are not re-checked (the SDK still parses them); bounds what the tap holds. */
+const MAX_CHECKED_LINE = 8 * 1024 * 1024;
+
 /**
- * Passes the agent's stdout bytes through unchanged, reporting lines that cannot be JSON (a line not starting
- * with `{` or `[`): the SDK answers those with a parse error but would not tell us.
+ * Passes the agent's stdout bytes through unchanged, reporting lines that are not JSON — garbage, or a message cut
+ * mid-line: the SDK drops those with a console message and would not tell us, so the tap parses each line too.
  */
 function garbageTap(report: (line: string) => void): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
-  let mode: "undecided" | "json" | "garbage" = "undecided";
-  let garbage = "";
+  let line = "";
+  let tooLong = false;
   const feed = (segment: string) => {
-    if (mode === "json") return;
-    if (mode === "garbage") {
-      garbage = (garbage + segment).slice(0, 2_000);
-      return;
+    if (tooLong) return;
+    line += segment;
+    if (line.length > MAX_CHECKED_LINE) {
+      tooLong = true;
+      line = "";
     }
-    const text = segment.trimStart();
-    if (text.length === 0) return;
-    mode = text[0] === "{" || text[0] === "[" ? "json" : "garbage";
-    if (mode === "garbage") garbage = text.slice(0, 2_000);
   };
   const endLine = () => {
-    if (mode === "garbage" && garbage.trim().length > 0) report(garbage.trim());
-    mode = "undecided";
-    garbage = "";
+    const text = line.trim();
+    line = "";
+    if (tooLong || text.length === 0) {
+      tooLong = false;
+      return;
+    }
+    try {
+      JSON.parse(text);
+    } catch {
+      report(text.slice(0, 2_000));
+    }
   };
   const scan = (text: string) => {
     let start = 0;

@@ -1,0 +1,28 @@
+import type { MockModelOptions } from "../../src/mock-model/index.js";
+import { acpAgentCommand, type KnownAcpAgent } from "../../src/providers/acp/agent-commands.js";
+import { createAcpDriver } from "../../src/providers/acp/driver.js";
+import { type DriverTarget, proxyCommand } from "./harness.js";
+
+/** A real ACP agent from npm behind the fault proxy: both agents fail the same way through the same driver. */
+export function acpTarget(agent: KnownAcpAgent, mockScript?: MockModelOptions["script"]): DriverTarget {
+  return {
+    name: `acp (${agent})`,
+    make: async ({ cwd, modelBaseUrl, fault, startTimeoutMs, highWaterMark }) => {
+      const launch = await acpAgentCommand(agent, { modelBaseUrl, stateDir: `${cwd}-state` });
+      return createAcpDriver({
+        cwd,
+        env: launch.env,
+        agentCommand: proxyCommand(fault, launch.command),
+        ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
+        ...(highWaterMark === undefined ? {} : { highWaterMark }),
+      });
+    },
+    midTurnLine: '"agent_message_chunk"',
+    approvals: true,
+    ...(mockScript === undefined ? {} : { mockScript }),
+    // the driver's tap parses every stdout line, so garbage and a message cut mid-line both become warnings
+    garbage: "warn-and-continue",
+    partialLine: "warn-and-continue",
+    handshakeIn: "start",
+  };
+}
