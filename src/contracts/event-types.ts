@@ -58,5 +58,5 @@ export type RuntimeEventType = (typeof RUNTIME_EVENT_TYPES)[number];
 // The spec's "both should be never": the type list and the payload map must agree.
 type MissingPayloadTypes = Exclude<RuntimeEventType, keyof RuntimeEventPayloadByType>;
 type ExtraPayloadTypes = Exclude<keyof RuntimeEventPayloadByType, RuntimeEventType>;
-type AssertNever<T extends never> = T;
+export type AssertNever<T extends never> = T;
 export type TypeListAndPayloadMapAgree = [AssertNever<MissingPayloadTypes>, AssertNever<ExtraPayloadTypes>];
