@@ -140,28 +140,23 @@ const REVIEWS: CodexHandlerTable = {
   "autoApprovalReview/strictReviewRequired": providerEvent(() => "strict approval review required"),
 };
 
+/** The task of one external agent config import (started on first sight). */
+function importTaskId(ctx: HandlerContext, params: JsonObject): string {
+  return taskId(ctx, "externalAgentConfigImport", str(params.importId) ?? "", "external agent config import");
+}
+
 const IMPORTS: CodexHandlerTable = {
   "externalAgentConfig/import/progress": {
     yields: ["task.started", "task.progress"],
     handle(ctx, params) {
-      const id = taskId(
-        ctx,
-        "externalAgentConfigImport",
-        str(params.importId) ?? "",
-        "external agent config import",
-      );
+      const id = importTaskId(ctx, params);
       ctx.emit("task.progress", { taskId: id, description: preview(params.itemTypeResults, 200) });
     },
   },
   "externalAgentConfig/import/completed": {
     yields: ["task.started", "task.completed"],
     handle(ctx, params) {
-      const id = taskId(
-        ctx,
-        "externalAgentConfigImport",
-        str(params.importId) ?? "",
-        "external agent config import",
-      );
+      const id = importTaskId(ctx, params);
       ctx.emit("task.completed", {
         taskId: id,
         status: "completed",
