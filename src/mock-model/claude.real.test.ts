@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLAUDE_SHELL_COMMAND } from "./scenarios.js";
+import { SHELL_COMMAND } from "./scenarios.js";
 import { type MockModelServer, startMockModel } from "./server.js";
 import { makeScratch, runClaudeQuery, type Scratch } from "./test-support/agents.js";
 
@@ -27,7 +27,7 @@ describe("real Claude Agent SDK query() against the mock model", () => {
   it("mock:shell asks permission for Bash, runs it, and ends with the answer that saw its output", async () => {
     const run = await runClaudeQuery(server.baseUrl, "run a command mock:shell", scratch);
     expect(run.permissionRequests).toEqual([
-      { toolName: "Bash", input: expect.objectContaining({ command: CLAUDE_SHELL_COMMAND }) },
+      { toolName: "Bash", input: expect.objectContaining({ command: SHELL_COMMAND }) },
     ]);
     const toolResults = run.messages
       .filter((message) => message.type === "user")

@@ -15,7 +15,6 @@ export {
   runMockModelCommand,
 } from "./cli.js";
 export {
-  CLAUDE_SHELL_COMMAND,
   EDIT_FILE_CONTENT,
   EDIT_FILE_NAME,
   finalAnswer,

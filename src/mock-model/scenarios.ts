@@ -68,10 +68,12 @@ export type ScriptedReply =
 export type ScriptOverride = (facts: RequestFacts) => ScriptedReply | undefined;
 
 export const SHELL_MARKER_OUTPUT = "mock-shell-output";
-/** Codex asks approval for any command under `untrusted`, so the plainest command will do. */
-export const SHELL_COMMAND = `echo ${SHELL_MARKER_OUTPUT}`;
-/** Claude Code runs read-only commands such as a bare `echo` without asking; `tee` makes it ask (canUseTool). */
-export const CLAUDE_SHELL_COMMAND = `echo ${SHELL_MARKER_OUTPUT} | tee /dev/null`;
+/**
+ * The shell scenario's command, the same for every agent. Claude Code and codex-acp run read-only commands such as
+ * a bare `echo` without asking; a pipe into `tee` makes every agent ask for approval (Codex asks for anything under
+ * `untrusted`), with the same output.
+ */
+export const SHELL_COMMAND = `echo ${SHELL_MARKER_OUTPUT} | tee /dev/null`;
 export const EDIT_FILE_NAME = "mock-edit.txt";
 export const EDIT_FILE_CONTENT = "written by the mock model";
 /** A phrase only our subagent prompt contains, so the subagent's own request can be recognised. */
@@ -183,7 +185,7 @@ function shellCall(facts: RequestFacts): ToolChoice {
   if (facts.tools.has("exec_command")) return { name: "exec_command", input: { cmd: SHELL_COMMAND } };
   if (facts.tools.has("shell")) return { name: "shell", input: { command: ["bash", "-lc", SHELL_COMMAND] } };
   if (facts.tools.has("Bash"))
-    return { name: "Bash", input: { command: CLAUDE_SHELL_COMMAND, description: "Print the mock marker" } };
+    return { name: "Bash", input: { command: SHELL_COMMAND, description: "Print the mock marker" } };
   return { missing: "no shell tool offered" };
 }
 

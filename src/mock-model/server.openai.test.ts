@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   LONG_DELTA_COUNT,
+  SHELL_COMMAND,
   SIDE_REQUEST_ANSWER,
   SUBAGENT_ANSWER,
   SUBAGENT_TASK_SENTINEL,
@@ -96,7 +97,7 @@ describe("OpenAI Responses API", () => {
     ]);
     const call = doneItems(first)[0] as Record<string, unknown>;
     expect(call).toMatchObject({ type: "function_call", name: "exec_command" });
-    expect(JSON.parse(String(call.arguments))).toEqual({ cmd: "echo mock-shell-output" });
+    expect(JSON.parse(String(call.arguments))).toEqual({ cmd: SHELL_COMMAND });
 
     const followUp = responsesRequest("run it mock:shell");
     (followUp.input as unknown[]).push(call, {

@@ -2,7 +2,6 @@ import type { DriverOptions, RuntimeDriver } from "../../src/drivers/types.js";
 import type { MockModelOptions } from "../../src/mock-model/index.js";
 import { acpAgentCommand, type KnownAcpAgent } from "../../src/providers/acp/agent-commands.js";
 import { createAcpDriver } from "../../src/providers/acp/driver.js";
-import { codexAcpShell } from "../../src/providers/acp/scenario-run.js";
 import { createClaudeDriver } from "../../src/providers/claude/driver.js";
 import { createCodexDriver } from "../../src/providers/codex/driver.js";
 import { createCodexSdkDriver } from "../../src/providers/codex-sdk/driver.js";
@@ -85,7 +84,5 @@ export const DRIVER_CASES: DriverCase[] = [
         note: "codex-acp 0.16.0 often sends no end for the command: the item then fails at turn end",
       },
     },
-    // codex-acp runs a bare `echo` without asking; the piped command makes it ask, as the other agents do.
-    mock: { script: codexAcpShell },
   },
 ];

@@ -1,10 +1,9 @@
-import type { MockModelOptions } from "../../src/mock-model/index.js";
 import { acpAgentCommand, type KnownAcpAgent } from "../../src/providers/acp/agent-commands.js";
 import { createAcpDriver } from "../../src/providers/acp/driver.js";
 import { type DriverTarget, proxyCommand } from "./harness.js";
 
 /** A real ACP agent from npm behind the fault proxy: both agents fail the same way through the same driver. */
-export function acpTarget(agent: KnownAcpAgent, mockScript?: MockModelOptions["script"]): DriverTarget {
+export function acpTarget(agent: KnownAcpAgent): DriverTarget {
   return {
     name: `acp (${agent})`,
     make: async ({ cwd, modelBaseUrl, fault, startTimeoutMs, highWaterMark }) => {
@@ -19,7 +18,6 @@ export function acpTarget(agent: KnownAcpAgent, mockScript?: MockModelOptions["s
     },
     midTurnLine: '"agent_message_chunk"',
     approvals: true,
-    ...(mockScript === undefined ? {} : { mockScript }),
     // the driver's tap parses every stdout line, so garbage and a message cut mid-line both become warnings
     garbage: "warn-and-continue",
     partialLine: "warn-and-continue",

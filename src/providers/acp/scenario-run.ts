@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ApprovalDecision } from "../../contracts/enums.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
-import { CLAUDE_SHELL_COMMAND, type ScriptOverride } from "../../mock-model/scenarios.js";
 import { startMockModel } from "../../mock-model/server.js";
 import { acpAgentCommand, type KnownAcpAgent } from "./agent-commands.js";
 import { createAcpDriver } from "./driver.js";
@@ -25,20 +24,6 @@ export const ACP_SCENARIOS: AcpScenario[] = [
   { name: "multi-turn", prompts: ["mock:text say hello", "mock:shell run a command"], approve: "accept" },
 ];
 
-/**
- * codex-acp 0.16.0 runs a bare `echo` under `untrusted` without asking (a known-safe command), unlike the
- * app-server the mock's shell scenario was written for; a pipe into `tee` makes it ask.
- */
-export const codexAcpShell: ScriptOverride = (facts) => {
-  if (facts.scenario !== "shell" || !facts.tools.has("exec_command") || facts.toolResults.length > 0)
-    return undefined;
-  return {
-    kind: "stream",
-    label: "shell",
-    blocks: [{ type: "tool_call", name: "exec_command", input: { cmd: CLAUDE_SHELL_COMMAND } }],
-  };
-};
-
 export interface ScenarioRunResult {
   events: RuntimeEvent[];
   transcript: string[];
@@ -53,7 +38,7 @@ export async function runAcpScenario(
   scenario: AcpScenario,
   options: { sessionId?: string; timeoutMs?: number } = {},
 ): Promise<ScenarioRunResult> {
-  const mock = await startMockModel(agent === "codex-acp" ? { script: codexAcpShell } : {});
+  const mock = await startMockModel();
   const workDir = await mkdtemp(join(tmpdir(), `acp-${agent}-${scenario.name}-`));
   const transcript: string[] = [];
   const events: RuntimeEvent[] = [];
