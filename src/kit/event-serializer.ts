@@ -1,6 +1,6 @@
 /**
- * JSON lines for canonical events, byte-identical to `JSON.stringify(event)`, but each native record is
- * serialised at most once, and not at all when its source text is known and canonical. Pure: no Node built-ins.
+ * JSON lines for canonical events in which each native record is serialised at most once, and not at all when the
+ * text it was parsed from is at hand. Pure: no Node built-ins.
  *
  * - The events one record produces share its `raw` object (or raw objects that share the record as `payload`);
  *   the raw's JSON is built once, the payload's JSON once per payload object.
@@ -9,13 +9,10 @@
  *   it (frozen) or that has a `toJSON` takes the plain `JSON.stringify` path, so the output never depends on how
  *   the event was built.
  * - The payload is usually the native message itself, parsed from a transcript line whose text is still at hand
- *   (`source`, fed by LineNormalizer from readTranscriptLine). That text is written as the payload's JSON,
- *   without serialising the message again, when it passes `isCanonicalJson`: no whitespace outside strings, only
- *   the escapes JSON.stringify writes, numbers spelt as JSON.stringify spells them, no array-index keys (JSON.parse
- *   moves those first) and no lone surrogates. Then it is exactly `JSON.stringify(JSON.parse(text))`, with one
- *   exception the check cannot see: a text with a duplicate key is written as read (JSON.parse of the output
- *   still gives the same value, the last one winning). Our own transcripts are written by JSON.stringify, so they
- *   always pass; any other text (pretty-printed, Python's `", "`, `1.0`, `\/`, `\u00e9`) is serialised as before.
+ *   (`source`, fed by LineNormalizer from readTranscriptLine). That text is written as the payload, as read: the
+ *   native record keeps its own spelling (a 64-bit integer stays exact, `1.0` stays `1.0`), and `JSON.parse` of
+ *   the line gives what `JSON.parse(JSON.stringify(event))` gives. A text with a line break (only possible when a
+ *   caller hands a pretty-printed record to `source`) is serialised instead, so every event stays one line.
  *   This relies on mappers treating the native message as read-only, which they do (the fixture test checks it).
  */
 export class EventSerializer {
@@ -82,7 +79,7 @@ export class EventSerializer {
       payload !== null &&
       typeof (payload as { toJSON?: unknown }).toJSON !== "function"
     )
-      json = withValue(rawValue, "payload", this.#payloadJsonOf(payload));
+      json = withPayload(rawValue as Record<string, unknown>, this.#payloadJsonOf(payload));
     json ??= JSON.stringify(rawValue);
     this.#raw = rawValue;
     this.#rawJson = json;
@@ -93,7 +90,7 @@ export class EventSerializer {
     if (payload !== this.#payload) {
       this.#payload = payload;
       this.#payloadJson =
-        payload === this.#source && isCanonicalJson(this.#sourceText)
+        payload === this.#source && !hasLineBreak(this.#sourceText)
           ? this.#sourceText
           : JSON.stringify(payload);
     }
@@ -108,65 +105,38 @@ export function serializeEvents(events: readonly object[]): string[] {
 }
 
 const RAW_TAIL = ',"raw":0}';
+const PAYLOAD_MARK = '"payload":0';
 
 /**
- * `JSON.stringify(record)` with `json` written for the value of `key`, for a plain object whose other values are
- * primitives (a raw record: source, method, messageType); undefined for anything else.
+ * `JSON.stringify(record)` with `json` written for the value of `payload`, for a plain object whose other values
+ * are primitives (a raw record: source, method, messageType); undefined for anything else. The record is
+ * serialised with `payload` set to 0: no other value can hold `"payload":0` unescaped, so its first occurrence is
+ * the key's, and the key is written exactly once.
  */
-function withValue(record: object, key: string, json: string): string | undefined {
+function withPayload(record: Record<string, unknown>, json: string): string | undefined {
   if (Object.getPrototypeOf(record) !== Object.prototype) return undefined;
-  let out = "";
-  // for…in over a plain object (nothing enumerable inherited) visits Object.keys' keys in their order
   for (const name in record) {
-    let valueJson: string;
-    if (name === key) valueJson = json;
-    else {
-      if (!Object.hasOwn(record, name)) return undefined;
-      const value = (record as Record<string, unknown>)[name];
-      if (typeof value === "string")
-        valueJson = SIMPLE_STRING.test(value) ? `"${value}"` : JSON.stringify(value);
-      else if (value === undefined) continue;
-      else if (value === null || typeof value === "number" || typeof value === "boolean")
-        valueJson = JSON.stringify(value);
-      else return undefined;
-    }
-    const nameJson = SIMPLE_STRING.test(name) ? `"${name}":` : `${JSON.stringify(name)}:`;
-    out = out.length > 0 ? `${out},${nameJson}${valueJson}` : `{${nameJson}${valueJson}`;
+    const value = record[name];
+    if (typeof value === "object" && value !== null && name !== "payload") return undefined;
   }
-  return out.length > 0 ? `${out}}` : "{}";
-}
-
-/** A short string JSON.stringify writes as is, between quotes. */
-const SIMPLE_STRING = /^[\w$./:@ -]{0,64}$/;
-
-// What JSON.stringify writes, token by token. Strings: any character but `"` and `\`, and only the escapes it
-// writes (`\"`, `\\`, the short ones, and `\u00xx` in lower case for the other control characters; lone
-// surrogates, which it writes as `\udxxx`, are left to the slow path). Numbers: a subset it spells exactly so —
-// integers of up to 15 digits and decimals of up to 15 significant digits, no trailing zero, no exponent, at least
-// 1e-6 and under 1e7; each is unique among such spellings of its double, so it is the shortest one JSON.stringify
-// writes. A number must end where the token ends (else `1.50` could pass as `1.5` and `0`).
-const CANONICAL_STRING = String.raw`"[^"\\]*(?:\\(?:["\\bfnrt]|u00(?:0[0-7bef]|1[0-9a-f]))[^"\\]*)*"`;
-const CANONICAL_NUMBER = String.raw`(?:-?[1-9]\d{0,6}\.\d{0,7}[1-9]|-?0\.0{0,5}[1-9](?:\d{0,13}[1-9])?|-?[1-9]\d{0,14}|0)(?![\d.eE+-])`;
-const CANONICAL = new RegExp(
-  String.raw`^(?:[{}\[\],:]|${CANONICAL_STRING}|${CANONICAL_NUMBER}|true|false|null)*$`,
-);
-/** An array-index key (JSON.parse enumerates those first, in numeric order); also matches inside strings. */
-const INDEX_KEY = /"(?:0|[1-9]\d*)":/;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/**
- * True when `text`, a valid JSON text, is what JSON.stringify writes for the value JSON.parse reads from it, up to
- * duplicate keys (see EventSerializer). False when in doubt.
- */
-export function isCanonicalJson(text: string): boolean {
+  const payload = record.payload;
+  let text: string;
   try {
-    return CANONICAL.test(text) && !INDEX_KEY.test(text) && isWellFormed(text);
+    record.payload = 0;
   } catch {
-    return false; // a text too large for the regular expression's backtracking stack
+    return undefined;
   }
+  try {
+    text = JSON.stringify(record);
+  } finally {
+    record.payload = payload;
+  }
+  const at = text.indexOf(PAYLOAD_MARK);
+  if (at < 0) return undefined;
+  const after = at + PAYLOAD_MARK.length;
+  return `${text.slice(0, after - 1)}${json}${text.slice(after)}`;
 }
 
-function isWellFormed(text: string): boolean {
-  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
-  return native === undefined ? !LONE_SURROGATE.test(text) : native.call(text);
+function hasLineBreak(text: string): boolean {
+  return text.includes("\n") || text.includes("\r");
 }
