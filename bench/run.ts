@@ -4,7 +4,7 @@ import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
 import { buildCli, normalizeProcess, removeFile, writeBigTranscript } from "./big-file.js";
 import { repeatedCorpus } from "./fixture-corpus.js";
 import { liveLatency } from "./live-latency.js";
-import { floor, normalization } from "./throughput.js";
+import { floor, normalization, parseAndWriteOnly } from "./throughput.js";
 
 const args = new Set(process.argv.slice(2));
 const LINES = Number(process.env.BENCH_LINES ?? 200_000);
@@ -16,7 +16,7 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 
 out(`provider-runtime bench — ${LINES.toLocaleString("en-US")} messages per source, Node ${process.version}`);
 out(
-  "source            floor msg/s   norm msg/s  ratio   +validate msg/s  ratio   events  state MB  live p50/p99 ms",
+  "source            floor msg/s   norm msg/s  ratio   +validate msg/s  ratio  ceiling  out/in   events  state MB  live p50/p99 ms",
 );
 for (const definition of MAPPER_DEFINITIONS) {
   const lines = repeatedCorpus(definition.source, LINES);
@@ -33,6 +33,8 @@ for (const definition of MAPPER_DEFINITIONS) {
   gc?.();
   const plain = normalization(definition, lines, false);
   const validated = normalization(definition, lines, true);
+  const ceiling = parseAndWriteOnly(definition, lines);
+  const inputChars = lines.reduce((sum, line) => sum + line.length, 0);
   const live = await liveLatency(definition, lines.slice(0, 50_000));
   out(
     [
@@ -42,6 +44,8 @@ for (const definition of MAPPER_DEFINITIONS) {
       `${(plain.perSecond / base.perSecond).toFixed(2)}x`.padStart(6),
       fmt(validated.perSecond).padStart(17),
       `${(validated.perSecond / base.perSecond).toFixed(2)}x`.padStart(6),
+      `${(ceiling.perSecond / base.perSecond).toFixed(2)}x`.padStart(8),
+      `${((plain.chars ?? 0) / inputChars).toFixed(1)}`.padStart(7),
       fmt(plain.events).padStart(8),
       (plain.retainedMb === undefined ? "n/a" : plain.retainedMb.toFixed(1)).padStart(9),
       `${live.p50Ms.toFixed(3)}/${live.p99Ms.toFixed(3)}`.padStart(16),

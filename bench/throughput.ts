@@ -1,11 +1,15 @@
+import { EventSerializer } from "../src/kit/event-serializer.js";
 import { LineNormalizer } from "../src/kit/line-normalizer.js";
 import type { MapperDefinition } from "../src/kit/mapper.js";
+import { type MessageText, readTranscriptLine } from "../src/kit/transcript.js";
 
 export interface Throughput {
   messages: number;
   seconds: number;
   perSecond: number;
   events: number;
+  /** Characters written (normalization) or read (floor). */
+  chars?: number;
   /** Heap the mapper holds once the run is over and garbage is collected (needs --expose-gc), MB. */
   retainedMb?: number;
 }
@@ -48,16 +52,43 @@ export function normalization(
   const normalizer = new LineNormalizer(definition.create({ sessionId: "bench" }), { validate });
   const out: string[] = [];
   let sink = 0;
-  const result = timed(lines, (line) => {
+  const timing = timed(lines, (line) => {
     const count = normalizer.line(line, out);
     for (const text of out) sink += text.length;
     out.length = 0;
     return count;
   });
-  if (sink < 0) throw new Error("unreachable");
+  const result = { ...timing, chars: sink };
   if (gc === undefined) return result;
   const retained = heapAfterGc() - before;
   // keep the mapper (and its state) alive until the heap was measured
   if (normalizer.line("", out) < 0) throw new Error("unreachable");
   return { ...result, retainedMb: Math.max(0, retained) / 1024 ** 2 };
+}
+
+/**
+ * What normalization would reach if mapping cost nothing: `JSON.parse` of each input line plus writing the events
+ * the mapper produced for it (built beforehand, outside the timing) with the same EventSerializer. Output volume
+ * alone sets this bound: a source whose events are many times its input in bytes cannot get near the floor
+ * however fast it maps.
+ */
+export function parseAndWriteOnly(definition: MapperDefinition, lines: readonly string[]): Throughput {
+  const mapper = definition.create({ sessionId: "bench" });
+  const mapped = lines.map((line) => {
+    const message: MessageText = { msg: undefined, text: "" };
+    const entry = readTranscriptLine(line, undefined, message);
+    return { message, events: entry === undefined ? [] : [...mapper.map(entry)] };
+  });
+  const serializer = new EventSerializer();
+  let sink = 0;
+  let index = 0;
+  const result = timed(lines, (line) => {
+    if (JSON.parse(line) === undefined) sink--;
+    const { message, events } = mapped[index++] ?? { message: { msg: undefined, text: "" }, events: [] };
+    serializer.source(message.msg, message.text);
+    for (const event of events) sink += serializer.serialize(event).length;
+    return events.length;
+  });
+  if (sink < 0) throw new Error("unreachable");
+  return result;
 }
