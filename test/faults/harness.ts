@@ -411,6 +411,43 @@ export function describeFaults(target: DriverTarget): void {
       },
       TEST_TIMEOUT_MS,
     );
+
+    it(
+      "8. a host that reads nothing until its calls return: start() and sendTurn() are answered at a high-water mark of 1",
+      async () => {
+        const driver = await driverWith({ mode: "pass" }, { highWaterMark: 1 });
+        await within(driver.start(), 15_000, "start() while the host reads nothing");
+        await within(
+          driver.sendTurn({ text: "mock:text first" }),
+          15_000,
+          "sendTurn() while the host reads nothing",
+        );
+        const events: RuntimeEvent[] = [];
+        const iterator = driver.events[Symbol.asyncIterator]();
+        const readTurn = async () => {
+          while (true) {
+            const next = await iterator.next();
+            if (next.done) return;
+            events.push(next.value);
+            if (next.value.type === "turn.completed" || next.value.type === "turn.aborted") return;
+          }
+        };
+        await within(readTurn(), 20_000, "the first turn");
+        // the first turn's last events may still be arriving: the host again reads nothing while it asks
+        await within(driver.sendTurn({ text: "mock:text second" }), 15_000, "a second sendTurn()");
+        await within(readTurn(), 20_000, "the second turn");
+        void driver.stop();
+        while (true) {
+          const next = await iterator.next();
+          if (next.done) break;
+          events.push(next.value);
+        }
+        expectTerminal(events);
+        expect(events.filter((e) => e.type === "turn.completed")).toHaveLength(2);
+        expect(verifyEvents(events)).toEqual([]);
+      },
+      TEST_TIMEOUT_MS * 2,
+    );
   });
 }
 

@@ -224,7 +224,9 @@ export class CodexAppServerDriver implements RuntimeDriver {
     const keepReading = this.#session.ingest("in", value);
     if (msg !== undefined && method !== undefined && id !== undefined)
       this.#trackServerRequest(msg, method, id);
-    if (!keepReading && this.#lines !== undefined) {
+    // Back-pressure, except while one of our calls waits for its reply: a host that awaits start() or sendTurn()
+    // before reading would otherwise wait on a reply held behind the pause it caused.
+    if (!keepReading && this.#lines !== undefined && this.#calls.size === 0) {
       const lines = this.#lines;
       lines.pause();
       this.#session.channel.onDrain(() => lines.resume());
@@ -259,6 +261,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
       }, timeoutMs);
       this.#calls.set(String(id), { method, resolve, reject, timer });
       this.#send({ id, method, params });
+      this.#lines?.resume();
     });
   }
 
