@@ -4,17 +4,23 @@ import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
 import { buildCli, normalizeProcess, removeFile, writeBigTranscript } from "./big-file.js";
 import { repeatedCorpus } from "./fixture-corpus.js";
 import { liveLatency } from "./live-latency.js";
-import { floor, normalization, parseAndWriteOnly } from "./throughput.js";
+import { floor, normalization, parseAndWriteOnly, type Throughput } from "./throughput.js";
 
 const args = new Set(process.argv.slice(2));
 const LINES = Number(process.env.BENCH_LINES ?? 200_000);
+/** Each measure runs this many times, interleaved, and the fastest run counts (noise only ever slows a run). */
+const TRIALS = Math.max(1, Number(process.env.BENCH_TRIALS ?? 3));
 const BIG_BYTES = Number(process.env.BENCH_BIG_BYTES ?? 1024 ** 3);
 const gc = (globalThis as { gc?: () => void }).gc;
 
+const fastest = (best: Throughput | undefined, run: Throughput): Throughput =>
+  best === undefined || run.perSecond > best.perSecond ? run : best;
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-out(`provider-runtime bench — ${LINES.toLocaleString("en-US")} messages per source, Node ${process.version}`);
+out(
+  `provider-runtime bench — ${LINES.toLocaleString("en-US")} messages per source, fastest of ${TRIALS} runs, Node ${process.version}`,
+);
 out(
   "source            floor msg/s   norm msg/s  ratio   +validate msg/s  ratio  ceiling  out/in   events  state MB  live p50/p99 ms",
 );
@@ -28,12 +34,20 @@ for (const definition of MAPPER_DEFINITIONS) {
   normalization(definition, lines.slice(0, 20_000), false);
   normalization(definition, lines.slice(0, 20_000), true);
   floor(lines.slice(0, 20_000));
-  gc?.();
-  const base = floor(lines);
-  gc?.();
-  const plain = normalization(definition, lines, false);
-  const validated = normalization(definition, lines, true);
-  const ceiling = parseAndWriteOnly(definition, lines);
+  let base: Throughput | undefined;
+  let plain: Throughput | undefined;
+  let validated: Throughput | undefined;
+  let ceiling: Throughput | undefined;
+  for (let trial = 0; trial < TRIALS; trial++) {
+    gc?.();
+    base = fastest(base, floor(lines));
+    gc?.();
+    plain = fastest(plain, normalization(definition, lines, false));
+    validated = fastest(validated, normalization(definition, lines, true));
+    ceiling = fastest(ceiling, parseAndWriteOnly(definition, lines));
+  }
+  if (base === undefined || plain === undefined || validated === undefined || ceiling === undefined)
+    throw new Error("no trial ran");
   const inputChars = lines.reduce((sum, line) => sum + line.length, 0);
   const live = await liveLatency(definition, lines.slice(0, 50_000));
   out(
