@@ -10,6 +10,7 @@ import { type ClaudeContext, emit } from "./context.js";
 import { CLAUDE_IN_KINDS, CLAUDE_OUT_KINDS, kindOf } from "./message-table.js";
 import { PERMISSION_DECISION, PERMISSION_REQUEST } from "./records.js";
 import { ClaudeState } from "./state.js";
+import { openSessionAndThread } from "./system-messages.js";
 import { mapResult } from "./turns.js";
 
 /** The `claude-sdk` mapper: Claude Agent SDK messages and the driver's permission records → canonical events. */
@@ -39,26 +40,35 @@ export class ClaudeSdkMapper extends BaseMapper {
       return [
         malformedRecordWarning(this.builder, "claude message", "not an object with a string type", rawRecord),
       ];
-    this.#noteSession(msg);
     const ctx: ClaudeContext = { msg, raw: rawRecord, builder: this.builder, state: this.state };
-    const kind = kindOf(msg);
-    const row = (entry.dir === "out" ? CLAUDE_OUT_KINDS : CLAUDE_IN_KINDS)[kind];
-    if (row === undefined) return this.#unknown(ctx, entry.dir === "out" ? `out:${kind}` : kind);
+    const opening = this.#noteSession(ctx);
+    const events = this.#mapKind(ctx, entry.dir);
+    return opening.length === 0 ? events : [...opening, ...events];
+  }
+
+  #mapKind(ctx: ClaudeContext, dir: MessageEntry["dir"]): RuntimeEvent[] {
+    const kind = kindOf(ctx.msg);
+    const row = (dir === "out" ? CLAUDE_OUT_KINDS : CLAUDE_IN_KINDS)[kind];
+    if (row === undefined) return this.#unknown(ctx, dir === "out" ? `out:${kind}` : kind);
     const events = row.handle(ctx);
     // Stream framing (message_start/_delta/_stop, input JSON and signature deltas) changes no canonical state, but
     // every inbound record is accounted for: it shows as a provider event carrying its raw.
-    if (events.length === 0 && entry.dir === "in")
-      return [emit(ctx, "provider.event", { name: streamKindOf(msg, kind) })];
+    if (events.length === 0 && dir === "in")
+      return [emit(ctx, "provider.event", { name: streamKindOf(ctx.msg, kind) })];
     return events;
   }
 
-  /** Claude's session_id is our thread; the first one seen names it. */
-  #noteSession(msg: Record<string, unknown>): void {
-    const sessionKey = str(msg.session_id);
+  /**
+   * Claude's session_id is our thread: a record naming a session id not seen before makes it the thread, and the
+   * session and thread start before the record's own events (an init message only adds its configuration).
+   */
+  #noteSession(ctx: ClaudeContext): RuntimeEvent[] {
+    const sessionKey = str(ctx.msg.session_id);
     if (sessionKey === undefined || sessionKey.length === 0 || sessionKey === this.state.providerSessionId)
-      return;
+      return [];
     this.state.providerSessionId = sessionKey;
     this.state.threadId = mintId(this.state.sessionId, "thread", sessionKey);
+    return openSessionAndThread(ctx);
   }
 
   /**

@@ -40,7 +40,14 @@ describe("claude-sdk coverage", () => {
       const msg: Record<string, unknown> = { type, session_id: "s", uuid: "u" };
       if (subtype !== undefined) msg.subtype = subtype;
       expect(kindOf(msg)).toBe(kind);
-      const events = replay([{ kind: "message", dir: "in", msg }]);
+      // A record that first names the session opens it (session.started, thread.started): map one before, and
+      // judge only what the kind's own record yields.
+      const opener = { type: "system", subtype: "status", status: null, session_id: "s" };
+      const before = replay([{ kind: "message", dir: "in", msg: opener }]).length;
+      const events = replay([
+        { kind: "message", dir: "in", msg: opener },
+        { kind: "message", dir: "in", msg },
+      ]).slice(before);
       expect(events.length, kind).toBeGreaterThan(0);
       const declared = new Set([
         ...(CLAUDE_IN_KINDS[kind]?.yields ?? []),

@@ -72,6 +72,14 @@ describe("claude driver (real Claude Code against the mock model)", () => {
     await driver.stop();
     await readUntil(driver, events, () => false);
 
+    // The session and its thread start before the first turn, which already carries the thread.
+    const firstTypes = events.slice(0, 3).map((e) => e.type);
+    expect(firstTypes).toEqual(["session.started", "thread.started", "turn.started"]);
+    expect(events[2]?.threadId).toBeDefined();
+    expect(events[2]?.threadId).toBe(events[1]?.threadId);
+    const threadIds = new Set(events.map((e) => e.threadId).filter((id) => id !== undefined));
+    expect(threadIds).toEqual(new Set([events[1]?.threadId]));
+
     const resolved = events.find((e) => e.type === "request.resolved");
     expect(resolved?.payload).toMatchObject({ decision: "accept" });
     const command = events.find(
@@ -164,6 +172,11 @@ describe("claude driver (real Claude Code against the mock model)", () => {
       expect(resumed.find((e) => e.type === "session.configured")?.providerRefs?.providerThreadId).toBe(
         nativeId,
       );
+      // the resumed session names the same Claude session from its first prompt: one thread throughout
+      expect(resumed.find((e) => e.type === "turn.started")?.threadId).toBe(
+        resumed.find((e) => e.type === "thread.started")?.threadId,
+      );
+      expect(new Set(resumed.map((e) => e.threadId).filter((id) => id !== undefined)).size).toBe(1);
     } finally {
       await rm(configDir, { recursive: true, force: true });
     }

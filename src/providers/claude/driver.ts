@@ -83,6 +83,8 @@ class ClaudeDriver implements RuntimeDriver {
   readonly #options: ClaudeDriverOptions;
   readonly #mapper: ClaudeSdkMapper;
   readonly #session: DriverSession;
+  /** Claude's session id: chosen here (or the one resumed), before Claude reports it. */
+  readonly #nativeSessionId: string;
   readonly #prompts = new PromptQueue<SDKUserMessage>();
   readonly #permissions = new Map<string, OpenPermission>();
   readonly #abort = new AbortController();
@@ -97,6 +99,7 @@ class ClaudeDriver implements RuntimeDriver {
     this.#options = options;
     this.sessionId = sessionIdFor(options);
     this.#mapper = new ClaudeSdkMapper({ sessionId: this.sessionId });
+    this.#nativeSessionId = options.resume ?? randomUUID();
     this.#session = new DriverSession(this.#mapper, options);
     this.events = this.#session.channel;
   }
@@ -128,7 +131,7 @@ class ClaudeDriver implements RuntimeDriver {
       message: { role: "user", content: input.text },
       parent_tool_use_id: null,
       uuid: randomUUID(),
-      session_id: this.#mapper.state.providerSessionId ?? "",
+      session_id: this.#mapper.state.providerSessionId ?? this.#nativeSessionId,
     };
     this.#session.ingest("out", message);
     this.#prompts.push(message);
@@ -192,7 +195,8 @@ class ClaudeDriver implements RuntimeDriver {
       stderr: (data) => this.#keepStderr(data),
       spawnClaudeCodeProcess: (spawnOptions) => this.#spawnClaudeCode(spawnOptions),
       ...(model === undefined ? {} : { model }),
-      ...(options.resume === undefined ? {} : { resume: options.resume }),
+      // The session id is ours to choose, so the host's first prompt already names the thread it opens.
+      ...(options.resume === undefined ? { sessionId: this.#nativeSessionId } : { resume: options.resume }),
       ...(options.pathToClaudeCodeExecutable === undefined
         ? {}
         : { pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable }),

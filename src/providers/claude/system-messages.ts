@@ -11,20 +11,18 @@ import { type ClaudeContext, type ClaudeHandler, emit, toolItemId } from "./cont
 /** Session-level events are not part of the turn that happens to be open. */
 const NO_TURN = { turnId: undefined };
 
-export const mapInit: ClaudeHandler = (ctx) => {
+/**
+ * `session.started` (once) and `thread.started` (once per Claude session id), as soon as a record names the
+ * session: the driver names it in the host's first prompt, so the turn that prompt opens already has its thread.
+ */
+export function openSessionAndThread(ctx: ClaudeContext): RuntimeEvent[] {
   const { msg, state } = ctx;
   const events: RuntimeEvent[] = [];
   const sessionKey = state.providerSessionId;
   if (!state.sessionStarted) {
     state.sessionStarted = true;
-    events.push(
-      emit(
-        ctx,
-        "session.started",
-        { message: `Claude Code ${str(msg.claude_code_version) ?? ""}`.trim() },
-        NO_TURN,
-      ),
-    );
+    const version = msg.type === "system" ? str(msg.claude_code_version) : undefined;
+    events.push(emit(ctx, "session.started", { message: `Claude Code ${version ?? ""}`.trim() }, NO_TURN));
   }
   if (sessionKey !== undefined && !state.startedThreads.has(sessionKey)) {
     state.startedThreads.set(sessionKey, true);
@@ -37,6 +35,12 @@ export const mapInit: ClaudeHandler = (ctx) => {
       ),
     );
   }
+  return events;
+}
+
+export const mapInit: ClaudeHandler = (ctx) => {
+  const { msg } = ctx;
+  const events = openSessionAndThread(ctx);
   const config: Record<string, unknown> = {
     model: msg.model,
     cwd: msg.cwd,
