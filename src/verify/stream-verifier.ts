@@ -10,6 +10,7 @@ interface SessionState {
   turns: BoundedMap<string, Phase>;
   items: BoundedMap<string, Phase>;
   requests: BoundedMap<string, Phase>;
+  threads: BoundedMap<string, true>;
 }
 
 export interface StreamVerifierOptions {
@@ -73,7 +74,12 @@ export class StreamVerifier {
     session.lastSequence = seq;
 
     switch (event.type) {
+      case "thread.started":
+        if (event.threadId) session.threads.set(event.threadId, true);
+        break;
       case "turn.started":
+        if (event.threadId && !session.threads.has(event.threadId))
+          flag("referenced-before-opened", `turn in thread ${event.threadId} before thread.started`);
         if (event.turnId) {
           if (session.turns.get(event.turnId) === "open")
             flag("turn-completed-twice", `turn ${event.turnId} started twice`);
@@ -147,6 +153,7 @@ export class StreamVerifier {
         turns: new BoundedMap(this.#memory),
         items: new BoundedMap(this.#memory),
         requests: new BoundedMap(this.#memory),
+        threads: new BoundedMap(this.#memory),
       };
       this.#sessions.set(sessionId, session);
     }

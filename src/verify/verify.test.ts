@@ -74,6 +74,24 @@ describe("verify", () => {
   });
 });
 
+describe("verify: threads", () => {
+  const inThread = (type: Parameters<typeof sampleEvent>[0], sequence: number, extra: object = {}) =>
+    sampleEvent(type, sequence, { threadId: "thr_1", ...extra } as Partial<RuntimeEvent>);
+
+  it("flags a turn in a thread that has not started, and passes it once the thread started first", () => {
+    const early = [
+      sampleEvent("session.started", 1, {}),
+      inThread("turn.started", 2, { turnId: "turn_1" }),
+      inThread("thread.started", 3),
+      inThread("turn.completed", 4, { turnId: "turn_1" }),
+    ];
+    expect(rules(early)).toEqual(["referenced-before-opened"]);
+    const ordered = [early[0], early[2], early[1], early[3]] as RuntimeEvent[];
+    renumber(ordered);
+    expect(rules(ordered)).toEqual([]);
+  });
+});
+
 function renumber(events: RuntimeEvent[]): void {
   events.forEach((event, index) => {
     event.sequence = index + 1;
