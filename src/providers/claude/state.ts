@@ -15,6 +15,8 @@ export interface StreamBlock {
   toolUseId?: string;
   parentItemId?: string;
   messageId: string;
+  /** The envelope ids of the block's events, built once (none of the fields above them changes). */
+  ids?: { itemId: string; parentItemId?: string; providerRefs: { providerItemId: string } };
 }
 
 export interface ToolState {

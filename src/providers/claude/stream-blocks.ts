@@ -306,20 +306,27 @@ function remember(ctx: ClaudeContext, scope: string, block: StreamBlock): void {
   ctx.state.messageBlocks.set(messageKey, list);
 }
 
-function blockIds(block: StreamBlock) {
-  return {
+function blockIds(block: StreamBlock): NonNullable<StreamBlock["ids"]> {
+  block.ids ??= {
     itemId: block.itemId,
     ...(block.parentItemId === undefined ? {} : { parentItemId: block.parentItemId }),
     providerRefs: { providerItemId: block.toolUseId ?? `${block.messageId}:${block.index}` },
   };
+  return block.ids;
 }
 
 function currentMessageId(ctx: ClaudeContext, scope: string): string {
   return ctx.state.currentMessage.get(scope) ?? str(ctx.msg.api_message_id) ?? "message";
 }
 
+/** The last key built: a text streams as many deltas to one block, and a reused key string is hashed only once. */
+let lastKey = { scope: "", messageId: "", index: -1, key: "" };
+
 function blockKey(scope: string, messageId: string, index: number): string {
-  return `${scope}|${messageId}|${index}`;
+  const last = lastKey;
+  if (last.index === index && last.messageId === messageId && last.scope === scope) return last.key;
+  lastKey = { scope, messageId, index, key: `${scope}|${messageId}|${index}` };
+  return lastKey.key;
 }
 
 function malformed(ctx: ClaudeContext, problem: string): RuntimeEvent {
