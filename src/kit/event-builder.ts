@@ -42,6 +42,8 @@ export class EventBuilder {
   readonly #clock: () => string;
   #sequence = 0;
   #time: string | undefined;
+  /** The last refs object found compact (returned as is): nothing mutates a refs object handed to the builder. */
+  #lastCompactRefs: object | undefined;
 
   constructor(options: EventBuilderOptions) {
     this.sessionId = options.sessionId;
@@ -76,8 +78,13 @@ export class EventBuilder {
     if (context.itemId !== undefined) event.itemId = context.itemId;
     if (context.requestId !== undefined) event.requestId = context.requestId;
     if (context.parentItemId !== undefined) event.parentItemId = context.parentItemId;
-    const refs = compactRefs(context.providerRefs);
-    if (refs !== undefined) event.providerRefs = refs;
+    const given = context.providerRefs;
+    // Consecutive events mostly share one refs object (cached per item by the mappers): check it once.
+    const refs = given !== undefined && given === this.#lastCompactRefs ? given : compactRefs(given);
+    if (refs !== undefined) {
+      if (refs === given) this.#lastCompactRefs = given;
+      event.providerRefs = refs;
+    }
     event.type = type;
     event.payload = compact(payload as Record<string, unknown>);
     if (context.raw !== undefined) event.raw = context.raw;
