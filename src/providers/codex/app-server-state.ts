@@ -111,8 +111,15 @@ export class CodexAppServerState {
   }
 }
 
+/** The last key built: an item streams many deltas in a row, and a reused key string is hashed only once. */
+let lastItemKey = { threadKey: "", nativeItemId: "", key: "\u0000" };
+
 export function itemKey(threadKey: string | undefined, nativeItemId: string): string {
-  return `${threadKey ?? ""}\u0000${nativeItemId}`;
+  const thread = threadKey ?? "";
+  const last = lastItemKey;
+  if (last.nativeItemId === nativeItemId && last.threadKey === thread) return last.key;
+  lastItemKey = { threadKey: thread, nativeItemId, key: `${thread}\u0000${nativeItemId}` };
+  return lastItemKey.key;
 }
 
 /** The ids of records that name no thread. Shared, so never mutated. */
