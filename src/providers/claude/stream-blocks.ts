@@ -10,6 +10,7 @@
  */
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { arr, asObject, idKey, isObject, type JsonObject, num, str } from "../../kit/guards.js";
+import { KeyJoiner } from "../../kit/key-joiner.js";
 import { type ClaudeContext, emit, itemIdOf, parentItemIdOf, scopeOf } from "./context.js";
 import type { StreamBlock } from "./state.js";
 import { completeToolFromResultBlock, finalizeToolInput, startToolItem } from "./tool-items.js";
@@ -319,14 +320,10 @@ function currentMessageId(ctx: ClaudeContext, scope: string): string {
   return ctx.state.currentMessage.get(scope) ?? str(ctx.msg.api_message_id) ?? "message";
 }
 
-/** The last key built: a text streams as many deltas to one block, and a reused key string is hashed only once. */
-let lastKey = { scope: "", messageId: "", index: -1, key: "" };
+const BLOCK_KEYS = new KeyJoiner("|");
 
 function blockKey(scope: string, messageId: string, index: number): string {
-  const last = lastKey;
-  if (last.index === index && last.messageId === messageId && last.scope === scope) return last.key;
-  lastKey = { scope, messageId, index, key: `${scope}|${messageId}|${index}` };
-  return lastKey.key;
+  return BLOCK_KEYS.join(scope, messageId, index);
 }
 
 function malformed(ctx: ClaudeContext, problem: string): RuntimeEvent {

@@ -11,6 +11,7 @@ import { BoundedMap } from "../../kit/bounded-map.js";
 import type { EventBuilder, EventContext, PayloadInput } from "../../kit/event-builder.js";
 import { IdTable } from "../../kit/id-table.js";
 import { mintId } from "../../kit/ids.js";
+import { KeyJoiner } from "../../kit/key-joiner.js";
 
 /** What the mapper remembers about a native thread. */
 export interface ThreadState {
@@ -111,15 +112,10 @@ export class CodexAppServerState {
   }
 }
 
-/** The last key built: an item streams many deltas in a row, and a reused key string is hashed only once. */
-let lastItemKey = { threadKey: "", nativeItemId: "", key: "\u0000" };
+const ITEM_KEYS = new KeyJoiner("\u0000");
 
 export function itemKey(threadKey: string | undefined, nativeItemId: string): string {
-  const thread = threadKey ?? "";
-  const last = lastItemKey;
-  if (last.nativeItemId === nativeItemId && last.threadKey === thread) return last.key;
-  lastItemKey = { threadKey: thread, nativeItemId, key: `${thread}\u0000${nativeItemId}` };
-  return lastItemKey.key;
+  return ITEM_KEYS.join(threadKey ?? "", nativeItemId);
 }
 
 /** The ids of records that name no thread. Shared, so never mutated. */
