@@ -48,10 +48,7 @@ export async function buildCli(): Promise<string[]> {
   );
   if (code !== 0) return ["--import", "tsx", new URL("./normalize-entry.ts", import.meta.url).pathname];
   const entry = join(BUILD_DIR, "bench-entry.js");
-  await writeFile(
-    entry,
-    'import { main } from "./cli/main.js";\nmain(process.argv.slice(2)).then((code) => { process.exitCode = code; });\n',
-  );
+  await writeFile(entry, 'import { runAsProcess } from "./cli/main.js";\nrunAsProcess();\n');
   return [entry];
 }
 

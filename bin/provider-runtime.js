@@ -1,12 +1,4 @@
 #!/usr/bin/env node
-import { main } from "../dist/cli/main.js";
+import { runAsProcess } from "../dist/cli/main.js";
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    process.stderr.write(`provider-runtime: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+runAsProcess();

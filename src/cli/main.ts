@@ -56,3 +56,16 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     throw error;
   }
 }
+
+/** Runs the CLI as this process: its exit code, and a one-line message on stderr for an unexpected error. */
+export function runAsProcess(argv: string[] = process.argv.slice(2)): void {
+  main(argv).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`provider-runtime: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
