@@ -7,6 +7,7 @@ import type { RuntimeEvent } from "../../contracts/events.js";
 import { RuntimeEventSchema } from "../../contracts/events.js";
 import { UnknownRequestError } from "../../drivers/types.js";
 import { type MockModelServer, startMockModel } from "../../mock-model/server.js";
+import { isAlive } from "../../test-support/process.js";
 import { verifyEvents } from "../../verify/index.js";
 import { acpAgentCommand, type KnownAcpAgent } from "./agent-commands.js";
 import { createAcpDriver, createCursorDriver } from "./driver.js";
@@ -89,15 +90,6 @@ describe("driver faults (claude-agent-acp)", () => {
       await onEvent(event);
     }
     return seen;
-  }
-
-  function isAlive(pid: number): boolean {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
   }
 
   it("garbage on stdout is a warning, and the session goes on", async () => {

@@ -7,6 +7,7 @@ import type { RuntimeEvent } from "../../contracts/events.js";
 import { RuntimeEventSchema } from "../../contracts/events.js";
 import { UnknownRequestError } from "../../drivers/types.js";
 import { type MockModelServer, type ScriptOverride, startMockModel } from "../../mock-model/index.js";
+import { isAlive } from "../../test-support/process.js";
 import { verifyEvents } from "../../verify/index.js";
 import { type CodexSdkDriverOptions, createCodexSdkDriver } from "./driver.js";
 import { replayCodexSdkTranscript } from "./replay.js";
@@ -67,15 +68,6 @@ function wrapper(name: string, before: string): { path: string; pidFile: string 
   writeFileSync(path, `#!/bin/sh\necho $$ > '${pidFile}'\n${before}\nexec '${real}' "$@"\n`);
   chmodSync(path, 0o755);
   return { path, pidFile };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function expectClean(events: RuntimeEvent[]): void {
