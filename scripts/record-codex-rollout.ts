@@ -15,7 +15,13 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { codexBinaryPath, startMockModel, writeCodexHome } from "../src/mock-model/index.js";
+import {
+  codexBinaryPath,
+  MULTI_TURN_PROMPTS,
+  SCENARIO_PROMPTS,
+  startMockModel,
+  writeCodexHome,
+} from "../src/mock-model/index.js";
 
 interface Recording {
   /** The first prompt runs `codex exec`, each further one `codex exec resume <thread>` (same rollout file). */
@@ -30,16 +36,16 @@ const EVENTMSG_DIR = join(ROOT, "test", "fixtures", "codex-eventmsg");
 const RUN_TIMEOUT_MS = 60_000;
 
 const RECORDINGS: Record<string, Recording> = {
-  text: { prompts: ["mock:text say hello"] },
-  reasoning: { prompts: ["mock:reasoning think first"] },
-  shell: { prompts: ["mock:shell run a command"] },
-  edit: { prompts: ["mock:edit write a file"] },
-  plan: { prompts: ["mock:plan make a plan"] },
-  question: { prompts: ["mock:question ask me"] },
-  "multi-turn": { prompts: ["mock:text first turn", "mock:shell second turn runs a command"] },
+  text: { prompts: [SCENARIO_PROMPTS.text] },
+  reasoning: { prompts: [SCENARIO_PROMPTS.reasoning] },
+  shell: { prompts: [SCENARIO_PROMPTS.shell] },
+  edit: { prompts: [SCENARIO_PROMPTS.edit] },
+  plan: { prompts: [SCENARIO_PROMPTS.plan] },
+  question: { prompts: [SCENARIO_PROMPTS.question] },
+  "multi-turn": { prompts: [...MULTI_TURN_PROMPTS] },
   // One retry instead of five: the same stream_error/error records in a second.
   "error-500": {
-    prompts: ["mock:error-500 fail please"],
+    prompts: [SCENARIO_PROMPTS["error-500"]],
     overrides: ["model_providers.mock.stream_max_retries=1", "model_providers.mock.request_max_retries=0"],
   },
 };

@@ -6,7 +6,12 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ScriptOverride, startMockModel } from "../src/mock-model/index.js";
+import {
+  MULTI_TURN_PROMPTS,
+  SCENARIO_PROMPTS,
+  type ScriptOverride,
+  startMockModel,
+} from "../src/mock-model/index.js";
 import { type CodexSdkDriverOptions, createCodexSdkDriver } from "../src/providers/codex-sdk/driver.js";
 import { EventCollector } from "../src/providers/codex-sdk/session-runner.js";
 
@@ -21,15 +26,15 @@ interface Recording {
 const FIXTURES = join(import.meta.dirname, "..", "test", "fixtures", "codex-sdk");
 
 const RECORDINGS: Record<string, Recording> = {
-  text: { prompts: ["mock:text say hello"] },
-  reasoning: { prompts: ["mock:reasoning think first"] },
-  shell: { prompts: ["mock:shell run a command"] },
-  edit: { prompts: ["mock:edit write a file"] },
-  plan: { prompts: ["mock:plan make a plan"] },
-  "multi-turn": { prompts: ["mock:text first turn", "mock:shell second turn runs a command"] },
+  text: { prompts: [SCENARIO_PROMPTS.text] },
+  reasoning: { prompts: [SCENARIO_PROMPTS.reasoning] },
+  shell: { prompts: [SCENARIO_PROMPTS.shell] },
+  edit: { prompts: [SCENARIO_PROMPTS.edit] },
+  plan: { prompts: [SCENARIO_PROMPTS.plan] },
+  "multi-turn": { prompts: [...MULTI_TURN_PROMPTS] },
   // Fewer retries than the default 5 (each with back-off): the same events, in a second instead of 25.
   "error-500": {
-    prompts: ["mock:error-500 fail please"],
+    prompts: [SCENARIO_PROMPTS["error-500"]],
     config: { model_providers: { mock: { stream_max_retries: 1, request_max_retries: 0 } } },
   },
   // A setting exec does not know: exec reports it as `error` items (the only way it emits that item type here).

@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startMockModel } from "../src/mock-model/index.js";
+import { MULTI_TURN_PROMPTS, SCENARIO_PROMPTS, startMockModel } from "../src/mock-model/index.js";
 import { type AutoAnswer, acceptAll, driveTurns } from "../src/providers/codex/drive-turns.js";
 import { createCodexDriver } from "../src/providers/codex/driver.js";
 
@@ -16,15 +16,15 @@ interface Scenario {
 }
 
 const SCENARIOS: Record<string, Scenario> = {
-  text: { prompts: ["mock:text say hello"] },
-  reasoning: { prompts: ["mock:reasoning think first"] },
-  shell: { prompts: ["mock:shell run a command"] },
-  "shell-declined": { prompts: ["mock:shell run a command"], answer: () => ({ decision: "decline" }) },
-  edit: { prompts: ["mock:edit write a file"] },
-  plan: { prompts: ["mock:plan make a plan"] },
-  "multi-turn": { prompts: ["mock:text first turn", "mock:shell second turn runs a command"] },
-  cutoff: { prompts: ["mock:cutoff the stream breaks"] },
-  long: { prompts: ["mock:long a long answer"] },
+  text: { prompts: [SCENARIO_PROMPTS.text] },
+  reasoning: { prompts: [SCENARIO_PROMPTS.reasoning] },
+  shell: { prompts: [SCENARIO_PROMPTS.shell] },
+  "shell-declined": { prompts: [SCENARIO_PROMPTS.shell], answer: () => ({ decision: "decline" }) },
+  edit: { prompts: [SCENARIO_PROMPTS.edit] },
+  plan: { prompts: [SCENARIO_PROMPTS.plan] },
+  "multi-turn": { prompts: [...MULTI_TURN_PROMPTS] },
+  cutoff: { prompts: [SCENARIO_PROMPTS.cutoff] },
+  long: { prompts: [SCENARIO_PROMPTS.long] },
 };
 
 const FIXTURES = join(import.meta.dirname, "..", "test", "fixtures", "codex");

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
-import { EDIT_FILE_NAME, SHELL_MARKER_OUTPUT } from "../../src/mock-model/index.js";
+import { EDIT_FILE_NAME, SCENARIO_PROMPTS, SHELL_MARKER_OUTPUT } from "../../src/mock-model/index.js";
 import { verifyEvents } from "../../src/verify/index.js";
 import { assistantDeltas, type ScenarioRun, type ScenarioScript } from "./harness.js";
 
@@ -32,16 +32,16 @@ export type Support =
   | { supported: false; why: string };
 
 export const SCRIPTS: Record<Concept, ScenarioScript> = {
-  text: { prompts: ["mock:text say hello"] },
-  reasoning: { prompts: ["mock:reasoning think first"] },
-  "shell with approval": { prompts: ["mock:shell run a command"] },
-  "file edit": { prompts: ["mock:edit write a file"] },
-  plan: { prompts: ["mock:plan make a plan"] },
-  question: { prompts: ["mock:question ask me"] },
-  subagent: { prompts: ["mock:subagent delegate"] },
-  "model error": { prompts: ["mock:error-500 fail"] },
+  text: { prompts: [SCENARIO_PROMPTS.text] },
+  reasoning: { prompts: [SCENARIO_PROMPTS.reasoning] },
+  "shell with approval": { prompts: [SCENARIO_PROMPTS.shell] },
+  "file edit": { prompts: [SCENARIO_PROMPTS.edit] },
+  plan: { prompts: [SCENARIO_PROMPTS.plan] },
+  question: { prompts: [SCENARIO_PROMPTS.question] },
+  subagent: { prompts: [SCENARIO_PROMPTS.subagent] },
+  "model error": { prompts: [SCENARIO_PROMPTS["error-500"]] },
   "multi-turn": { prompts: ["mock:text first", "mock:text second"] },
-  interrupt: { prompts: ["mock:long write a lot"], interruptAfterFirstDelta: true },
+  interrupt: { prompts: [SCENARIO_PROMPTS.long], interruptAfterFirstDelta: true },
 };
 
 const of = <T extends RuntimeEvent["type"]>(events: readonly RuntimeEvent[], type: T) =>

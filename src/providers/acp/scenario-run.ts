@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ApprovalDecision } from "../../contracts/enums.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
+import { MULTI_TURN_PROMPTS, SCENARIO_PROMPTS } from "../../mock-model/scenario-prompts.js";
 import { startMockModel } from "../../mock-model/server.js";
 import { acpAgentCommand, type KnownAcpAgent } from "./agent-commands.js";
 import { createAcpDriver } from "./driver.js";
@@ -15,13 +16,13 @@ export interface AcpScenario {
 }
 
 export const ACP_SCENARIOS: AcpScenario[] = [
-  { name: "text", prompts: ["mock:text say hello"], approve: "accept" },
-  { name: "reasoning", prompts: ["mock:reasoning think first"], approve: "accept" },
-  { name: "shell-accepted", prompts: ["mock:shell run a command"], approve: "accept" },
-  { name: "shell-declined", prompts: ["mock:shell run a command"], approve: "decline" },
-  { name: "edit", prompts: ["mock:edit change the file"], approve: "accept" },
-  { name: "plan", prompts: ["mock:plan make a plan"], approve: "accept" },
-  { name: "multi-turn", prompts: ["mock:text say hello", "mock:shell run a command"], approve: "accept" },
+  { name: "text", prompts: [SCENARIO_PROMPTS.text], approve: "accept" },
+  { name: "reasoning", prompts: [SCENARIO_PROMPTS.reasoning], approve: "accept" },
+  { name: "shell-accepted", prompts: [SCENARIO_PROMPTS.shell], approve: "accept" },
+  { name: "shell-declined", prompts: [SCENARIO_PROMPTS.shell], approve: "decline" },
+  { name: "edit", prompts: [SCENARIO_PROMPTS.edit], approve: "accept" },
+  { name: "plan", prompts: [SCENARIO_PROMPTS.plan], approve: "accept" },
+  { name: "multi-turn", prompts: [...MULTI_TURN_PROMPTS], approve: "accept" },
 ];
 
 export interface ScenarioRunResult {

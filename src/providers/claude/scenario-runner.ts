@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import type { RequestResponse } from "../../drivers/types.js";
 import { startMockModel } from "../../mock-model/index.js";
+import { MULTI_TURN_PROMPTS, SCENARIO_PROMPTS } from "../../mock-model/scenario-prompts.js";
 import { type ClaudeDriverOptions, createClaudeDriver } from "./driver.js";
 
 export interface ClaudeScenario {
@@ -23,25 +24,25 @@ export const QUESTION_ANSWER = "Green";
 const acceptAll = (): RequestResponse => ({ decision: "accept" });
 
 export const CLAUDE_SCENARIOS: ClaudeScenario[] = [
-  { name: "text", prompts: ["mock:text say hello"] },
-  { name: "reasoning", prompts: ["mock:reasoning think first"] },
-  { name: "shell", prompts: ["mock:shell run a command"] },
+  { name: "text", prompts: [SCENARIO_PROMPTS.text] },
+  { name: "reasoning", prompts: [SCENARIO_PROMPTS.reasoning] },
+  { name: "shell", prompts: [SCENARIO_PROMPTS.shell] },
   {
     name: "shell-decline",
-    prompts: ["mock:shell run a command"],
+    prompts: [SCENARIO_PROMPTS.shell],
     answer: () => ({ decision: "decline", message: "not now" }),
   },
-  { name: "edit", prompts: ["mock:edit write a file"] },
-  { name: "plan", prompts: ["mock:plan make a plan"] },
+  { name: "edit", prompts: [SCENARIO_PROMPTS.edit] },
+  { name: "plan", prompts: [SCENARIO_PROMPTS.plan] },
   {
     name: "question",
-    prompts: ["mock:question ask me"],
+    prompts: [SCENARIO_PROMPTS.question],
     answer: (event) => ({ decision: "accept", answers: answersFor(event) }),
   },
-  { name: "subagent", prompts: ["mock:subagent delegate"] },
-  { name: "long", prompts: ["mock:long write a lot"] },
-  { name: "error-500", prompts: ["mock:error-500 fail"], driver: { maxRetries: 1 } },
-  { name: "multi-turn", prompts: ["mock:text first turn", "mock:shell second turn"] },
+  { name: "subagent", prompts: [SCENARIO_PROMPTS.subagent] },
+  { name: "long", prompts: [SCENARIO_PROMPTS.long] },
+  { name: "error-500", prompts: [SCENARIO_PROMPTS["error-500"]], driver: { maxRetries: 1 } },
+  { name: "multi-turn", prompts: [...MULTI_TURN_PROMPTS] },
 ];
 
 function answersFor(event: RuntimeEvent): Record<string, string> {
