@@ -3,6 +3,7 @@ import type { RuntimeEvent } from "../contracts/events.js";
 import type { BaseMapper } from "../kit/base-mapper.js";
 import type { TerminationReason } from "../kit/lifecycle-tracker.js";
 import { type TranscriptDirection, transcriptLine } from "../kit/transcript.js";
+import type { AwaitedCalls } from "./awaited-calls.js";
 import { EventChannel } from "./event-channel.js";
 import type { DriverOptions } from "./types.js";
 
@@ -21,6 +22,7 @@ export class DriverSession {
   readonly channel: EventChannel;
   readonly #clock: () => string;
   readonly #record: ((line: string) => void) | undefined;
+  readonly #calls: AwaitedCalls | undefined;
 
   constructor(
     readonly mapper: BaseMapper,
@@ -28,9 +30,12 @@ export class DriverSession {
       record?: ((line: string) => void) | undefined;
       clock?: (() => string) | undefined;
       highWaterMark?: number;
+      /** JSON-RPC drivers: replies to our requests pass back-pressure (see AwaitedCalls). */
+      awaitedCalls?: AwaitedCalls | undefined;
     },
   ) {
     this.channel = new EventChannel(options.highWaterMark);
+    this.#calls = options.awaitedCalls;
     this.#clock = options.clock ?? wallClock;
     this.#record = options.record;
   }
@@ -43,12 +48,26 @@ export class DriverSession {
     return this.channel.closed;
   }
 
-  /** One native record from (`in`) or to (`out`) the provider. Returns false when the host is behind. */
+  /**
+   * One native record from (`in`) or to (`out`) the provider. Returns false when the host is behind and the
+   * source should pause; never while a reply to one of our requests is awaited, and sending such a request
+   * releases a pause in force (after this record's events are queued, so the sequence stays in order).
+   */
   ingest(dir: TranscriptDirection, msg: unknown): boolean {
     if (this.channel.closed) return false;
     const t = this.#clock();
     this.#record?.(transcriptLine(dir, msg, t));
-    return this.channel.pushAll(this.mapper.map({ kind: "message", dir, msg, t }));
+    const calls = this.#calls;
+    const answers = dir === "in" && calls !== undefined && calls.answers(msg);
+    const keepReading = this.channel.pushAll(this.mapper.map({ kind: "message", dir, msg, t }));
+    if (calls === undefined) return keepReading;
+    if (dir === "out" && calls.sent(msg)) queueMicrotask(() => this.channel.releaseDrainListeners());
+    return keepReading || answers || calls.anyPending;
+  }
+
+  /** A request given up on (timed out): back-pressure applies again. */
+  abandonCall(id: string | number): void {
+    this.#calls?.abandon(id);
   }
 
   /** A line from the provider that is not JSON: recorded as-is, surfaced as a `runtime.warning`. */

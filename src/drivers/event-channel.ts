@@ -40,6 +40,13 @@ export class EventChannel implements AsyncIterable<RuntimeEvent> {
     this.#drainListeners.push(listener);
   }
 
+  /** Calls the waiting drain listeners now: the source must read on although the host is behind. */
+  releaseDrainListeners(): void {
+    const listeners = this.#drainListeners;
+    this.#drainListeners = [];
+    for (const listener of listeners) listener();
+  }
+
   close(): void {
     this.#closed = true;
     this.#wake();
@@ -66,9 +73,7 @@ export class EventChannel implements AsyncIterable<RuntimeEvent> {
 
   #maybeDrain(): void {
     if (this.#drainListeners.length === 0 || this.buffered > this.highWaterMark / 2) return;
-    const listeners = this.#drainListeners;
-    this.#drainListeners = [];
-    for (const listener of listeners) listener();
+    this.releaseDrainListeners();
   }
 
   #wake(): void {

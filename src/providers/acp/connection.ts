@@ -2,7 +2,6 @@ import type { DriverSession } from "../../drivers/driver-session.js";
 import type { DriverOptions, RequestResponse } from "../../drivers/types.js";
 import { isObject, str } from "../../kit/guards.js";
 import type { AgentProcess } from "./agent-process.js";
-import { AwaitedReplies } from "./awaited-replies.js";
 import type { AcpMapper } from "./mapper.js";
 import { outcomeForDecision } from "./permission-options.js";
 import type { AcpProfile } from "./profile.js";
@@ -36,16 +35,13 @@ export class AcpConnection {
     hooks: ConnectionHooks,
   ) {
     this.#profile = profile;
-    const awaited = new AwaitedReplies();
     const stream = tappedAgentStream(sdk, agent, {
       inbound: (message) => {
-        const answersAwaited = awaited.answers(message);
-        if (session.ingest("in", message) || answersAwaited || !awaited.mayPause) return undefined;
-        return awaited.pause((resume) => session.channel.onDrain(resume));
+        if (session.ingest("in", message)) return undefined;
+        return new Promise<void>((resolve) => session.channel.onDrain(resolve));
       },
       outbound: (message) => {
         session.ingest("out", message);
-        awaited.sent(message);
       },
       garbage: (line) => {
         session.ingestGarbage(line);

@@ -1,4 +1,5 @@
 import type { RuntimeEvent } from "../../contracts/events.js";
+import { AwaitedCalls } from "../../drivers/awaited-calls.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import {
   type DriverOptions,
@@ -50,7 +51,11 @@ class AcpDriver implements RuntimeDriver {
   ) {
     this.sessionId = sessionIdFor(options);
     this.#mapper = new AcpMapper(profile, { sessionId: this.sessionId });
-    this.#session = new DriverSession(this.#mapper, options);
+    // a prompt's reply ends its turn: only the other requests' replies pass back-pressure
+    this.#session = new DriverSession(this.#mapper, {
+      ...options,
+      awaitedCalls: new AwaitedCalls(["session/prompt"]),
+    });
     this.events = this.#session.channel;
   }
 

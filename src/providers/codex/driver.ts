@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RuntimeEvent } from "../../contracts/events.js";
+import { AwaitedCalls } from "../../drivers/awaited-calls.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import {
   type DriverOptions,
@@ -66,7 +67,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
   constructor(readonly options: DriverOptions) {
     this.sessionId = sessionIdFor(options);
     this.#mapper = new CodexAppServerMapper({ sessionId: this.sessionId });
-    this.#session = new DriverSession(this.#mapper, options);
+    this.#session = new DriverSession(this.#mapper, { ...options, awaitedCalls: new AwaitedCalls() });
   }
 
   get events(): AsyncIterable<RuntimeEvent> {
@@ -224,9 +225,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
     const keepReading = this.#session.ingest("in", value);
     if (msg !== undefined && method !== undefined && id !== undefined)
       this.#trackServerRequest(msg, method, id);
-    // Back-pressure, except while one of our calls waits for its reply: a host that awaits start() or sendTurn()
-    // before reading would otherwise wait on a reply held behind the pause it caused.
-    if (!keepReading && this.#lines !== undefined && this.#calls.size === 0) {
+    if (!keepReading && this.#lines !== undefined) {
       const lines = this.#lines;
       lines.pause();
       this.#session.channel.onDrain(() => lines.resume());
@@ -257,11 +256,11 @@ export class CodexAppServerDriver implements RuntimeDriver {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#calls.delete(String(id));
+        this.#session.abandonCall(id);
         reject(new Error(`${method} timed out after ${timeoutMs} ms`));
       }, timeoutMs);
       this.#calls.set(String(id), { method, resolve, reject, timer });
       this.#send({ id, method, params });
-      this.#lines?.resume();
     });
   }
 
