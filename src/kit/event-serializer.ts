@@ -1,3 +1,5 @@
+import { EnvelopeWriter } from "./envelope-writer.js";
+
 /**
  * JSON lines for canonical events in which each native record is serialised at most once, and not at all when the
  * text it was parsed from is at hand. Pure: no Node built-ins.
@@ -16,6 +18,7 @@
  *   This relies on mappers treating the native message as read-only, which they do (the fixture test checks it).
  */
 export class EventSerializer {
+  readonly #envelope = new EnvelopeWriter();
   #raw: object | undefined;
   #rawJson = "";
   #payload: object | undefined;
@@ -35,6 +38,11 @@ export class EventSerializer {
   serialize(event: object): string {
     const record = event as Record<string, unknown>;
     const rawValue = record.raw;
+    const rawIsObject = typeof rawValue === "object" && rawValue !== null;
+    if (rawIsObject || rawValue === undefined) {
+      const head = this.#envelope.head(event, rawIsObject);
+      if (head !== undefined) return rawIsObject ? `${head},"raw":${this.#rawOf(rawValue)}}` : `${head}}`;
+    }
     if (
       typeof rawValue !== "object" ||
       rawValue === null ||
