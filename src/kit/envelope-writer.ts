@@ -1,3 +1,5 @@
+import { StringJsonCache } from "./string-json-cache.js";
+
 /**
  * The JSON of an event envelope up to its `raw`, written from cached pieces rather than by `JSON.stringify` of the
  * whole event. Pure: no Node built-ins.
@@ -13,15 +15,15 @@
  * returns undefined and the caller serialises the event the plain way.
  */
 export class EnvelopeWriter {
-  #provider = new CachedString();
-  #sessionId = new CachedString();
-  #createdAt = new CachedString();
-  #threadId = new CachedString();
-  #turnId = new CachedString();
-  #itemId = new CachedString();
-  #requestId = new CachedString();
-  #parentItemId = new CachedString();
-  #type = new CachedString();
+  #provider = new StringJsonCache();
+  #sessionId = new StringJsonCache();
+  #createdAt = new StringJsonCache();
+  #threadId = new StringJsonCache();
+  #turnId = new StringJsonCache();
+  #itemId = new StringJsonCache();
+  #requestId = new StringJsonCache();
+  #parentItemId = new StringJsonCache();
+  #type = new StringJsonCache();
   #refs: object | undefined;
   #refsJson = "";
   /** The keys the event must have, in order (filled per event; no allocation). */
@@ -122,21 +124,7 @@ interface EnvelopeFields {
   payload?: unknown;
 }
 
-/** A string's JSON, kept for the last value asked for. */
-class CachedString {
-  #value: string | undefined;
-  #json = "";
-
-  json(value: string): string {
-    if (value !== this.#value) {
-      this.#value = value;
-      this.#json = JSON.stringify(value);
-    }
-    return this.#json;
-  }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (
     typeof value === "object" &&
     value !== null &&

@@ -1,4 +1,5 @@
 import { EnvelopeWriter } from "./envelope-writer.js";
+import { RawWriter } from "./raw-writer.js";
 
 /**
  * JSON lines for canonical events in which each native record is serialised at most once, and not at all when the
@@ -19,6 +20,7 @@ import { EnvelopeWriter } from "./envelope-writer.js";
  */
 export class EventSerializer {
   readonly #envelope = new EnvelopeWriter();
+  readonly #rawWriter = new RawWriter();
   #raw: object | undefined;
   #rawJson = "";
   #payload: object | undefined;
@@ -86,8 +88,12 @@ export class EventSerializer {
       typeof payload === "object" &&
       payload !== null &&
       typeof (payload as { toJSON?: unknown }).toJSON !== "function"
-    )
-      json = withPayload(rawValue as Record<string, unknown>, this.#payloadJsonOf(payload));
+    ) {
+      const payloadJson = this.#payloadJsonOf(payload);
+      json =
+        this.#rawWriter.json(rawValue, payloadJson) ??
+        withPayload(rawValue as Record<string, unknown>, payloadJson);
+    }
     json ??= JSON.stringify(rawValue);
     this.#raw = rawValue;
     this.#rawJson = json;
