@@ -10,9 +10,9 @@ describe("RawWriter", () => {
       raw("codex.app-server.notification", payload, "turn/started"),
       raw("codex.app-server.notification", payload, "item/started"),
       raw("codex.app-server.notification", payload),
-      raw("acp.session-update", payload, undefined, 'agent_"message"'),
-      raw("acp.session-update", payload, "session/update", "tool_call"),
-      raw("acp.session-update", payload, "session/update", "tool_call"),
+      raw("acp.notification", payload, undefined, 'agent_"message"'),
+      raw("acp.notification", payload, "session/update", "tool_call"),
+      raw("acp.notification", payload, "session/update", "tool_call"),
     ];
     for (const record of records) {
       expect(writer.json(record, JSON.stringify(payload))).toBe(JSON.stringify(record));
