@@ -33,6 +33,8 @@ interface ItemState {
   turnId: string;
   nativeId: string | undefined;
   sawDelta: boolean;
+  /** `{providerItemId}` for the item's later events, made once: events share it (see EventBuilder). */
+  refs: { providerItemId: string } | undefined;
 }
 
 interface RequestState {
@@ -261,7 +263,13 @@ export class EventMsgCore {
       return [this.note("duplicate-item-start", raw, "the item already completed")];
     const events: RuntimeEvent[] = [];
     const turn = this.ensureTurn(raw, events);
-    const { entry, isNew } = this.items.open(key, { itemType, turnId: turn.id, nativeId, sawDelta: false });
+    const { entry, isNew } = this.items.open(key, {
+      itemType,
+      turnId: turn.id,
+      nativeId,
+      sawDelta: false,
+      refs: nativeId === undefined ? undefined : { providerItemId: nativeId },
+    });
     const type = isNew ? "item.started" : "item.updated";
     const status = isNew ? "inProgress" : fields.status;
     events.push(
@@ -292,7 +300,7 @@ export class EventMsgCore {
       this.emit("item.updated", { itemType: open.state.itemType, ...fields }, raw, {
         turnId: open.state.turnId,
         itemId: open.id,
-        providerRefs: { providerItemId: open.state.nativeId },
+        providerRefs: open.state.refs,
       }),
     ];
   }
@@ -316,7 +324,7 @@ export class EventMsgCore {
       this.emit("content.delta", { streamKind, delta: text, ...index }, raw, {
         turnId: open.state.turnId,
         itemId: open.id,
-        providerRefs: { providerItemId: open.state.nativeId },
+        providerRefs: open.state.refs,
       }),
     );
     return events;
@@ -351,7 +359,7 @@ export class EventMsgCore {
         turnId: open.state.turnId,
         itemId: open.id,
         parentItemId,
-        providerRefs: { providerItemId: open.state.nativeId ?? nativeId },
+        providerRefs: open.state.refs ?? { providerItemId: nativeId },
       }),
     );
     return events;
