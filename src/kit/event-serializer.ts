@@ -8,7 +8,9 @@ import { RawWriter } from "./raw-writer.js";
  * - The events one record produces share its `raw` object (or raw objects that share the record as `payload`);
  *   the raw's JSON is built once, the payload's JSON once per payload object.
  * - EventBuilder writes `raw` as an event's last key, so an event's JSON is its JSON without `raw`, then
- *   `,"raw":` and the raw's JSON. An event whose `raw` is not its last own key, that cannot take a new value for
+ *   `,"raw":` and the raw's JSON. The part before `raw` is written by EnvelopeWriter from cached pieces, and a
+ *   raw record by RawWriter, when they have the builder's shape; otherwise the event is serialised with `raw` set
+ *   to 0 and the raw spliced in. An event whose `raw` is not its last own key, that cannot take a new value for
  *   it (frozen) or that has a `toJSON` takes the plain `JSON.stringify` path, so the output never depends on how
  *   the event was built.
  * - The payload is usually the native message itself, parsed from a transcript line whose text is still at hand
