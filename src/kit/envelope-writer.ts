@@ -1,3 +1,4 @@
+import { RUNTIME_EVENT_TYPES } from "../contracts/event-types.js";
 import { StringJsonCache } from "./string-json-cache.js";
 
 /**
@@ -23,7 +24,6 @@ export class EnvelopeWriter {
   #itemId = new StringJsonCache();
   #requestId = new StringJsonCache();
   #parentItemId = new StringJsonCache();
-  #type = new StringJsonCache();
   #refs: object | undefined;
   #refsJson = "";
   /** The keys the event must have, in order (filled per event; no allocation). */
@@ -95,7 +95,7 @@ export class EnvelopeWriter {
     let at = 0;
     for (const key in e) if (key !== keys[at++]) return undefined;
     if (at !== fields) return undefined;
-    return `${out},"type":${this.#type.json(type)},"payload":${JSON.stringify(payload)}`;
+    return `${out},"type":${TYPE_JSON.get(type) ?? JSON.stringify(type)},"payload":${JSON.stringify(payload)}`;
   }
 
   #refsJsonOf(value: unknown): string | undefined {
@@ -107,6 +107,9 @@ export class EnvelopeWriter {
     return this.#refsJson;
   }
 }
+
+/** The canonical types' JSON: events alternate between a few types, too many for a last-value cache. */
+const TYPE_JSON = new Map<string, string>(RUNTIME_EVENT_TYPES.map((type) => [type, JSON.stringify(type)]));
 
 interface EnvelopeFields {
   eventId?: unknown;
