@@ -1,4 +1,7 @@
-// Where normalization time goes for one source: parse, map, serialise, validate (ms for 200,000 lines).
+// Where normalization time goes for one source, streaming as `normalize` does (each line read, mapped and written
+// before the next, so nothing piles up in the heap): the floor, then reading alone, + mapping, + serialising,
+// + validating. Fastest of BENCH_TRIALS (5) runs, ms per BENCH_LINES (200,000) lines; each stage is the
+// difference to the one before.
 //   npx tsx bench/breakdown.ts SOURCE
 
 import { RuntimeEventSchema } from "../src/contracts/events.js";
@@ -8,46 +11,54 @@ import { findMapperDefinition } from "../src/mappers/registry.js";
 import { repeatedCorpus } from "./fixture-corpus.js";
 
 const source = process.argv[2] ?? "codex-sdk";
-const def = findMapperDefinition(source);
-if (def === undefined) throw new Error(`unknown source ${source}`);
-const lines = repeatedCorpus(def.source, 200_000);
-const t = () => Number(process.hrtime.bigint()) / 1e6;
-for (let rep = 0; rep < 2; rep++) {
-  let a = t();
-  for (const l of lines) JSON.stringify(JSON.parse(l));
-  const floorMs = t() - a;
-  a = t();
-  // each entry with its message's source text, as LineNormalizer hands it to the serializer
-  const entries = lines.flatMap((l) => {
-    const message: MessageText = { msg: undefined, text: "" };
-    const entry = readTranscriptLine(l, undefined, message);
-    return entry === undefined ? [] : [{ entry, message }];
-  });
-  const parseMs = t() - a;
-  const m = def.create({ sessionId: "bench" });
-  a = t();
-  const evs = entries.map((e) => m.map(e.entry));
-  const mapMs = t() - a;
-  const s = new EventSerializer();
-  a = t();
-  let bytes = 0;
-  evs.forEach((es, i) => {
-    const { msg, text } = (entries[i] as (typeof entries)[number]).message;
-    s.source(msg, text);
-    for (const e of es) bytes += s.serialize(e).length;
-  });
-  const serMs = t() - a;
-  a = t();
-  for (const es of evs) for (const e of es) RuntimeEventSchema.parse(e);
-  const valMs = t() - a;
-  const inBytes = lines.reduce((n, l) => n + l.length, 0);
-  console.log(source, {
-    floorMs: floorMs | 0,
-    parseMs: parseMs | 0,
-    mapMs: mapMs | 0,
-    serMs: serMs | 0,
-    valMs: valMs | 0,
-    inMB: (inBytes / 1e6) | 0,
-    outMB: (bytes / 1e6) | 0,
-  });
+const definition = findMapperDefinition(source);
+if (definition === undefined) throw new Error(`unknown source ${source}`);
+const lines = repeatedCorpus(definition.source, Number(process.env.BENCH_LINES ?? 200_000));
+const trials = Number(process.env.BENCH_TRIALS ?? 5);
+
+type Stage = "read" | "map" | "serialize" | "validate";
+const STAGES: Stage[] = ["read", "map", "serialize", "validate"];
+
+/** The pipeline up to `last`, over every line; returns a number so that no work is optimised away. */
+function pipeline(last: Stage): number {
+  const depth = STAGES.indexOf(last);
+  const mapper = definition?.create({ sessionId: "bench" });
+  const serializer = new EventSerializer();
+  const message: MessageText = { msg: undefined, text: "" };
+  let sink = 0;
+  for (const line of lines) {
+    const entry = readTranscriptLine(line, undefined, message);
+    if (entry === undefined || mapper === undefined) continue;
+    if (depth === 0) {
+      sink++;
+      continue;
+    }
+    serializer.source(message.msg, message.text);
+    for (const event of mapper.map(entry)) {
+      if (depth === 1) sink++;
+      else sink += serializer.serialize(event).length;
+      if (depth === 3) RuntimeEventSchema.parse(event);
+    }
+  }
+  return sink;
 }
+
+const best = new Map<string, number>();
+const time = (name: string, body: () => number) => {
+  const start = performance.now();
+  if (body() < 0) throw new Error("unreachable");
+  best.set(name, Math.min(best.get(name) ?? Number.POSITIVE_INFINITY, performance.now() - start));
+};
+for (let trial = 0; trial < trials; trial++) {
+  time("floor", () => lines.reduce((sum, line) => sum + JSON.stringify(JSON.parse(line)).length, 0));
+  for (const stage of STAGES) time(stage, () => pipeline(stage));
+}
+const ms = (name: string) => best.get(name) ?? 0;
+const floorMs = ms("floor");
+const parts = STAGES.map((stage, index) => {
+  const before = index === 0 ? 0 : ms(STAGES[index - 1] as Stage);
+  return `${stage} +${Math.round(ms(stage) - before)}`;
+});
+console.log(
+  `${source}: floor ${Math.round(floorMs)} ms; ${parts.join(", ")} ms; plain ratio ${(floorMs / ms("serialize")).toFixed(2)}x, validated ${(floorMs / ms("validate")).toFixed(2)}x`,
+);
