@@ -127,7 +127,7 @@ interface EnvelopeFields {
   payload?: unknown;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
+function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (
     typeof value === "object" &&
     value !== null &&
