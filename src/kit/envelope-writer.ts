@@ -1,5 +1,6 @@
 import { RUNTIME_EVENT_TYPES } from "../contracts/event-types.js";
-import { StringJsonCache } from "./string-json-cache.js";
+import { MemberWriter } from "./member-writer.js";
+import { StringField } from "./string-field.js";
 
 /**
  * The JSON of an event envelope up to its `raw`, written from cached pieces rather than by `JSON.stringify` of the
@@ -16,18 +17,17 @@ import { StringJsonCache } from "./string-json-cache.js";
  * returns undefined and the caller serialises the event the plain way.
  */
 export class EnvelopeWriter {
-  #provider = new StringJsonCache();
-  #sessionId = new StringJsonCache();
-  #createdAt = new StringJsonCache();
-  #threadId = new StringJsonCache();
-  #turnId = new StringJsonCache();
-  #itemId = new StringJsonCache();
-  #requestId = new StringJsonCache();
-  #parentItemId = new StringJsonCache();
+  readonly #provider = new StringField("provider");
+  readonly #sessionId = new StringField("sessionId");
+  readonly #createdAt = new StringField("createdAt");
+  readonly #threadId = new StringField("threadId");
+  readonly #turnId = new StringField("turnId");
+  readonly #itemId = new StringField("itemId");
+  readonly #requestId = new StringField("requestId");
+  readonly #parentItemId = new StringField("parentItemId");
   #refs: object | undefined;
   #refsJson = "";
-  /** The keys the event must have, in order (filled per event; no allocation). */
-  readonly #keys: string[] = [];
+  readonly #members = new MemberWriter(["eventId", "sequence", "provider", "sessionId", "createdAt"]);
 
   /**
    * `{"eventId":…,"payload":…` without the closing brace; `hasRaw` says whether the event's last key is `raw`
@@ -48,54 +48,29 @@ export class EnvelopeWriter {
       !isPlainObject(payload)
     )
       return undefined;
-    const keys = this.#keys;
-    keys[0] = "eventId";
-    keys[1] = "sequence";
-    keys[2] = "provider";
-    keys[3] = "sessionId";
-    keys[4] = "createdAt";
-    let fields = 5;
-    let out = `{"eventId":${JSON.stringify(eventId)},"sequence":${sequence},"provider":${this.#provider.json(provider)},"sessionId":${this.#sessionId.json(sessionId)},"createdAt":${this.#createdAt.json(createdAt)}`;
-    const { threadId, turnId, itemId, requestId, parentItemId, providerRefs } = e;
-    if (threadId !== undefined) {
-      if (typeof threadId !== "string") return undefined;
-      keys[fields++] = "threadId";
-      out += `,"threadId":${this.#threadId.json(threadId)}`;
-    }
-    if (turnId !== undefined) {
-      if (typeof turnId !== "string") return undefined;
-      keys[fields++] = "turnId";
-      out += `,"turnId":${this.#turnId.json(turnId)}`;
-    }
-    if (itemId !== undefined) {
-      if (typeof itemId !== "string") return undefined;
-      keys[fields++] = "itemId";
-      out += `,"itemId":${this.#itemId.json(itemId)}`;
-    }
-    if (requestId !== undefined) {
-      if (typeof requestId !== "string") return undefined;
-      keys[fields++] = "requestId";
-      out += `,"requestId":${this.#requestId.json(requestId)}`;
-    }
-    if (parentItemId !== undefined) {
-      if (typeof parentItemId !== "string") return undefined;
-      keys[fields++] = "parentItemId";
-      out += `,"parentItemId":${this.#parentItemId.json(parentItemId)}`;
-    }
-    if (providerRefs !== undefined) {
-      const refs = this.#refsJsonOf(providerRefs);
+    const members = this.#members;
+    members.begin(
+      `{"eventId":${JSON.stringify(eventId)},"sequence":${sequence}${this.#provider.member(provider)}${this.#sessionId.member(sessionId)}${this.#createdAt.member(createdAt)}`,
+    );
+    if (
+      !members.optional(this.#threadId, e.threadId) ||
+      !members.optional(this.#turnId, e.turnId) ||
+      !members.optional(this.#itemId, e.itemId) ||
+      !members.optional(this.#requestId, e.requestId) ||
+      !members.optional(this.#parentItemId, e.parentItemId)
+    )
+      return undefined;
+    if (e.providerRefs !== undefined) {
+      const refs = this.#refsJsonOf(e.providerRefs);
       if (refs === undefined) return undefined;
-      keys[fields++] = "providerRefs";
-      out += `,"providerRefs":${refs}`;
+      members.add("providerRefs", refs);
     }
-    keys[fields++] = "type";
-    keys[fields++] = "payload";
-    if (hasRaw) keys[fields++] = "raw";
-    // The event's own keys must be exactly these, in this order: no key this writer would drop or move.
-    let at = 0;
-    for (const key in e) if (key !== keys[at++]) return undefined;
-    if (at !== fields) return undefined;
-    return `${out},"type":${TYPE_JSON.get(type) ?? JSON.stringify(type)},"payload":${JSON.stringify(payload)}`;
+    members.expect("type");
+    members.expect("payload");
+    if (hasRaw) members.expect("raw");
+    // no key this writer would drop or move
+    if (!members.matchesKeysOf(e)) return undefined;
+    return `${members.json},"type":${TYPE_JSON.get(type) ?? JSON.stringify(type)},"payload":${JSON.stringify(payload)}`;
   }
 
   #refsJsonOf(value: unknown): string | undefined {

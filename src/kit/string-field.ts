@@ -1,0 +1,32 @@
+/**
+ * A string-valued key of a JSON object being written field by field, with the JSON of its last value: consecutive
+ * events mostly repeat their ids, times and tags. Pure.
+ */
+export class StringField {
+  readonly #prefix: string;
+  #value: string | undefined;
+  #json = "";
+  #member = "";
+
+  constructor(readonly key: string) {
+    this.#prefix = `,"${key}":`;
+  }
+
+  /** The value's JSON. */
+  json(value: string): string {
+    if (value !== this.#value) this.#remember(value);
+    return this.#json;
+  }
+
+  /** `,"key":` and the value's JSON: the field as a member after the first. */
+  member(value: string): string {
+    if (value !== this.#value) this.#remember(value);
+    return this.#member;
+  }
+
+  #remember(value: string): void {
+    this.#value = value;
+    this.#json = JSON.stringify(value);
+    this.#member = `${this.#prefix}${this.#json}`;
+  }
+}
