@@ -29,7 +29,7 @@ export class MemberWriter {
     return true;
   }
 
-  /** Writes `,"key":json`. */
+  /** Writes `,"key":json` (`key` is a plain identifier, written as it is). */
   add(key: string, json: string): void {
     this.#keys[this.#count++] = key;
     this.json += `,"${key}":${json}`;

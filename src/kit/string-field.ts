@@ -8,6 +8,7 @@ export class StringField {
   #json = "";
   #member = "";
 
+  /** `key`: a plain identifier, written as it is. */
   constructor(readonly key: string) {
     this.#prefix = `,"${key}":`;
   }
