@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { RuntimeEventSchema } from "../contracts/events.js";
+import { LineNormalizer } from "../kit/line-normalizer.js";
 import type { MapperDefinition } from "../kit/mapper.js";
 import { parseTranscriptLine, type TranscriptEntry } from "../kit/transcript.js";
 
@@ -103,7 +104,21 @@ export function checkMapperRun(
     return fail(`mapper threw: ${error instanceof Error ? error.stack : String(error)}`);
   }
   const second = runLines(definition, lines).output;
-  return second === first ? undefined : fail("replay not deterministic");
+  if (second !== first) return fail("replay not deterministic");
+  // Fuzzed lines are written by JSON.stringify, so the CLI's serializer must give the same bytes.
+  const normalized = normalizedLines(definition, lines);
+  return normalized === first
+    ? undefined
+    : fail("normalize output differs from JSON.stringify of the events");
+}
+
+/** The output `normalize` writes for the lines (LineNormalizer: source texts, EventSerializer). */
+function normalizedLines(definition: MapperDefinition, lines: readonly string[]): string {
+  const normalizer = new LineNormalizer(definition.create({ sessionId: "fuzz" }));
+  const out: string[] = [];
+  for (const line of lines) normalizer.line(line, out);
+  normalizer.finish(out);
+  return out.join("\n");
 }
 
 function runLines(definition: MapperDefinition, lines: readonly string[]) {
