@@ -8,8 +8,8 @@ import { StringField } from "./string-field.js";
  *
  * `JSON.stringify` scans every character it writes, and an envelope is mostly ids, time, refs and type that the
  * previous event had too. Here each of those fields keeps the JSON of its last value (a string compared by value,
- * the refs object by identity: nothing mutates a refs object handed to EventBuilder), so an event costs one
- * `JSON.stringify` of its payload and a few string joins.
+ * the refs object by identity: nothing mutates a refs object handed to EventBuilder), and a type's JSON comes from
+ * a table of the canonical types, so an event costs one `JSON.stringify` of its payload and a few string joins.
  *
  * Only an event shaped as EventBuilder builds it is written here: a plain object whose own enumerable keys are
  * envelope fields in the builder's order, ids and time as strings, a finite sequence, plain refs of strings and
