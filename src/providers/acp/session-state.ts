@@ -84,7 +84,7 @@ export class AcpSessionState {
   /** The envelope fields of an event about the current session and turn. */
   context(raw: RuntimeEventRaw, extra?: EventContext): EventContext {
     if (extra === undefined)
-      return { threadId: this.threadId, turnId: this.currentTurnId, providerRefs: this.#sessionRefs(), raw };
+      return { threadId: this.threadId, turnId: this.currentTurnId, providerRefs: this.#sessionRefs, raw };
     // Field by field rather than `{threadId, turnId, ...extra, …}`: a key present in `extra` wins even when
     // undefined, as in the spread; without extra refs the cached session refs are the same value.
     const refs = extra.providerRefs;
@@ -95,7 +95,7 @@ export class AcpSessionState {
       requestId: extra.requestId,
       parentItemId: extra.parentItemId,
       providerRefs:
-        refs === undefined ? this.#sessionRefs() : { providerSessionId: this.providerSessionId, ...refs },
+        refs === undefined ? this.#sessionRefs : { providerSessionId: this.providerSessionId, ...refs },
       raw,
     };
   }
@@ -106,28 +106,17 @@ export class AcpSessionState {
       threadId: this.threadId,
       turnId: this.currentTurnId,
       itemId,
-      providerRefs: this.#sessionRefs(),
+      providerRefs: this.#sessionRefs,
       raw,
     };
   }
 
-  #sessionRefsCache: { providerSessionId: string | undefined } | undefined;
-
-  /**
-   * `{ providerSessionId }`, one object while the session id stays the same: the builder copies refs into each
-   * event, so events never hold it and nothing mutates it.
-   */
-  #sessionRefs(): { providerSessionId: string | undefined } {
-    let refs = this.#sessionRefsCache;
-    if (refs === undefined || refs.providerSessionId !== this.providerSessionId) {
-      refs = { providerSessionId: this.providerSessionId };
-      this.#sessionRefsCache = refs;
-    }
-    return refs;
-  }
+  /** `{ providerSessionId }`, made when the session is bound: events share it and nothing mutates it. */
+  #sessionRefs: { providerSessionId: string } | undefined;
 
   bindSession(providerSessionId: string): void {
     this.providerSessionId = providerSessionId;
+    this.#sessionRefs = { providerSessionId };
     this.threadId = mintId(this.sessionId, "thread", providerSessionId);
   }
 

@@ -25,6 +25,8 @@ interface OpenItemState {
   streamed: string;
   /** The plan last announced as `turn.plan.updated`, to skip unchanged snapshots. */
   planKey: string | undefined;
+  /** The item's refs, made when it opens: its snapshots' events share them. */
+  refs: { providerThreadId: string | undefined; providerItemId: string };
 }
 
 type Phase = "started" | "updated" | "completed";
@@ -88,20 +90,12 @@ export class CodexSdkMapper extends BaseMapper {
       threadId: this.threadId,
       turnId: this.turnId,
       raw: rawRecord,
-      providerRefs: this.#threadRefs(),
+      providerRefs: this.#threadRefs,
     };
   }
 
-  #threadRefsCache: { providerThreadId: string | undefined } | undefined;
-
-  #threadRefs(): { providerThreadId: string | undefined } {
-    let refs = this.#threadRefsCache;
-    if (refs === undefined || refs.providerThreadId !== this.providerThreadId) {
-      refs = { providerThreadId: this.providerThreadId };
-      this.#threadRefsCache = refs;
-    }
-    return refs;
-  }
+  /** `{ providerThreadId }`, made when the thread is set: events share it and nothing mutates it. */
+  #threadRefs: { providerThreadId: string } | undefined;
 
   /** A new exec run has begun (its `thread.started`): native item ids start over. */
   beginRun(): void {
@@ -110,6 +104,7 @@ export class CodexSdkMapper extends BaseMapper {
 
   setThread(providerThreadId: string): void {
     this.providerThreadId = providerThreadId;
+    this.#threadRefs = { providerThreadId };
     this.threadId = mintId(this.sessionId, "thread", providerThreadId);
   }
 
@@ -217,7 +212,7 @@ export class CodexSdkMapper extends BaseMapper {
       threadId: this.threadId,
       turnId: state.turnId,
       itemId: opened.entry.id,
-      providerRefs: { providerThreadId: this.providerThreadId, providerItemId: nativeId },
+      providerRefs: state.refs,
       raw: rawRecord,
     };
     const itemType = state.kind?.itemType ?? "unknown";
@@ -261,7 +256,14 @@ export class CodexSdkMapper extends BaseMapper {
   ): { entry: { id: string; state: OpenItemState }; isNew: boolean } {
     const entry = this.#items.get(key);
     if (entry !== undefined) return { entry, isNew: false };
-    return this.#items.open(key, { kind, turnId: this.turnId, nativeId, streamed: "", planKey: undefined });
+    return this.#items.open(key, {
+      kind,
+      turnId: this.turnId,
+      nativeId,
+      streamed: "",
+      planKey: undefined,
+      refs: { providerThreadId: this.providerThreadId, providerItemId: nativeId },
+    });
   }
 }
 
