@@ -6,14 +6,13 @@ import { type DriverTarget, proxyCommand } from "./harness.js";
 export function acpTarget(agent: KnownAcpAgent): DriverTarget {
   return {
     name: `acp (${agent})`,
-    make: async ({ cwd, modelBaseUrl, fault, startTimeoutMs, highWaterMark }) => {
+    make: async ({ cwd, modelBaseUrl, fault, limits }) => {
       const launch = await acpAgentCommand(agent, { modelBaseUrl, stateDir: `${cwd}-state` });
       return createAcpDriver({
         cwd,
         env: launch.env,
         agentCommand: proxyCommand(fault, launch.command),
-        ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
-        ...(highWaterMark === undefined ? {} : { highWaterMark }),
+        ...limits,
       });
     },
     midTurnLine: '"agent_message_chunk"',

@@ -20,13 +20,12 @@ const nextName = (prefix: string) => {
 
 describeFaults({
   name: "claude (Agent SDK)",
-  make: async ({ cwd, modelBaseUrl, fault, startTimeoutMs, highWaterMark }) =>
+  make: async ({ cwd, modelBaseUrl, fault, limits }) =>
     createClaudeDriver({
       cwd,
       modelBaseUrl,
       pathToClaudeCodeExecutable: await proxyScript(cwd, nextName("claude"), fault, CLAUDE),
-      ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
-      ...(highWaterMark === undefined ? {} : { highWaterMark }),
+      ...limits,
     }),
   midTurnLine: '"message_start"',
   approvals: true,

@@ -16,13 +16,12 @@ const CODEX = join(
 
 describeFaults({
   name: "codex app-server",
-  make: async ({ cwd, modelBaseUrl, fault, startTimeoutMs, highWaterMark }) =>
+  make: async ({ cwd, modelBaseUrl, fault, limits }) =>
     createCodexDriver({
       cwd,
       modelBaseUrl,
       agentCommand: proxyCommand(fault, [CODEX, "app-server"]),
-      ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
-      ...(highWaterMark === undefined ? {} : { highWaterMark }),
+      ...limits,
     }),
   midTurnLine: '"turn/started"',
   approvals: true,

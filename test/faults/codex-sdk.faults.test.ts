@@ -25,13 +25,12 @@ const nextName = (prefix: string) => {
 
 describeFaults({
   name: "codex-sdk (codex exec)",
-  make: async ({ cwd, modelBaseUrl, fault, startTimeoutMs, highWaterMark }) =>
+  make: async ({ cwd, modelBaseUrl, fault, limits }) =>
     createCodexSdkDriver({
       cwd,
       modelBaseUrl,
       codexPath: await proxyScript(cwd, nextName("codex"), fault, CODEX),
-      ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
-      ...(highWaterMark === undefined ? {} : { highWaterMark }),
+      ...limits,
     }),
   midTurnLine: '"turn.started"',
   approvals: false,

@@ -21,12 +21,17 @@ export interface Fault {
 export const PROXY = join(dirname(fileURLToPath(import.meta.url)), "fault-proxy.cjs");
 const TEST_TIMEOUT_MS = 30_000;
 
+/** Driver options a fault sets, only those set: a target spreads them into its driver's options as they are. */
+export interface DriverLimits {
+  startTimeoutMs?: number;
+  highWaterMark?: number;
+}
+
 export interface MakeOptions {
   cwd: string;
   modelBaseUrl: string;
   fault: Fault;
-  startTimeoutMs?: number;
-  highWaterMark?: number;
+  limits: DriverLimits;
 }
 
 /** What the host sees when a line that is not a protocol message reaches the driver. */
@@ -182,9 +187,9 @@ export function describeFaults(target: DriverTarget): void {
       if (work !== undefined) await rm(work, { recursive: true, force: true });
     });
 
-    async function driverWith(fault: Fault, extra: Partial<MakeOptions> = {}): Promise<RuntimeDriver> {
+    async function driverWith(fault: Fault, limits: DriverLimits = {}): Promise<RuntimeDriver> {
       const cwd = await mkdtemp(join(work, "cwd-"));
-      const driver = await target.make({ cwd, modelBaseUrl: mock.baseUrl, fault, ...extra });
+      const driver = await target.make({ cwd, modelBaseUrl: mock.baseUrl, fault, limits });
       drivers.push(driver);
       return driver;
     }
