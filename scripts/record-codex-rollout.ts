@@ -17,8 +17,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   codexBinaryPath,
-  MULTI_TURN_PROMPTS,
   SCENARIO_PROMPTS,
+  scenarioRecordings,
   startMockModel,
   writeCodexHome,
 } from "../src/mock-model/index.js";
@@ -36,13 +36,7 @@ const EVENTMSG_DIR = join(ROOT, "test", "fixtures", "codex-eventmsg");
 const RUN_TIMEOUT_MS = 60_000;
 
 const RECORDINGS: Record<string, Recording> = {
-  text: { prompts: [SCENARIO_PROMPTS.text] },
-  reasoning: { prompts: [SCENARIO_PROMPTS.reasoning] },
-  shell: { prompts: [SCENARIO_PROMPTS.shell] },
-  edit: { prompts: [SCENARIO_PROMPTS.edit] },
-  plan: { prompts: [SCENARIO_PROMPTS.plan] },
-  question: { prompts: [SCENARIO_PROMPTS.question] },
-  "multi-turn": { prompts: [...MULTI_TURN_PROMPTS] },
+  ...scenarioRecordings(["text", "reasoning", "shell", "edit", "plan", "question", "multi-turn"]),
   // One retry instead of five: the same stream_error/error records in a second.
   "error-500": {
     prompts: [SCENARIO_PROMPTS["error-500"]],

@@ -7,9 +7,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  MULTI_TURN_PROMPTS,
   SCENARIO_PROMPTS,
   type ScriptOverride,
+  scenarioRecordings,
   startMockModel,
 } from "../src/mock-model/index.js";
 import { type CodexSdkDriverOptions, createCodexSdkDriver } from "../src/providers/codex-sdk/driver.js";
@@ -26,12 +26,7 @@ interface Recording {
 const FIXTURES = join(import.meta.dirname, "..", "test", "fixtures", "codex-sdk");
 
 const RECORDINGS: Record<string, Recording> = {
-  text: { prompts: [SCENARIO_PROMPTS.text] },
-  reasoning: { prompts: [SCENARIO_PROMPTS.reasoning] },
-  shell: { prompts: [SCENARIO_PROMPTS.shell] },
-  edit: { prompts: [SCENARIO_PROMPTS.edit] },
-  plan: { prompts: [SCENARIO_PROMPTS.plan] },
-  "multi-turn": { prompts: [...MULTI_TURN_PROMPTS] },
+  ...scenarioRecordings(["text", "reasoning", "shell", "edit", "plan", "multi-turn"]),
   // Fewer retries than the default 5 (each with back-off): the same events, in a second instead of 25.
   "error-500": {
     prompts: [SCENARIO_PROMPTS["error-500"]],

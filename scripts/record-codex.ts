@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MULTI_TURN_PROMPTS, SCENARIO_PROMPTS, startMockModel } from "../src/mock-model/index.js";
+import { SCENARIO_PROMPTS, scenarioRecordings, startMockModel } from "../src/mock-model/index.js";
 import { type AutoAnswer, acceptAll, driveTurns } from "../src/providers/codex/drive-turns.js";
 import { createCodexDriver } from "../src/providers/codex/driver.js";
 
@@ -16,15 +16,8 @@ interface Scenario {
 }
 
 const SCENARIOS: Record<string, Scenario> = {
-  text: { prompts: [SCENARIO_PROMPTS.text] },
-  reasoning: { prompts: [SCENARIO_PROMPTS.reasoning] },
-  shell: { prompts: [SCENARIO_PROMPTS.shell] },
+  ...scenarioRecordings(["text", "reasoning", "shell", "edit", "plan", "multi-turn", "cutoff", "long"]),
   "shell-declined": { prompts: [SCENARIO_PROMPTS.shell], answer: () => ({ decision: "decline" }) },
-  edit: { prompts: [SCENARIO_PROMPTS.edit] },
-  plan: { prompts: [SCENARIO_PROMPTS.plan] },
-  "multi-turn": { prompts: [...MULTI_TURN_PROMPTS] },
-  cutoff: { prompts: [SCENARIO_PROMPTS.cutoff] },
-  long: { prompts: [SCENARIO_PROMPTS.long] },
 };
 
 const FIXTURES = join(import.meta.dirname, "..", "test", "fixtures", "codex");

@@ -14,7 +14,7 @@ export {
   type MockModelCommandIo,
   runMockModelCommand,
 } from "./cli.js";
-export { MULTI_TURN_PROMPTS, SCENARIO_PROMPTS } from "./scenario-prompts.js";
+export { MULTI_TURN_PROMPTS, SCENARIO_PROMPTS, scenarioRecordings } from "./scenario-prompts.js";
 export {
   EDIT_FILE_CONTENT,
   EDIT_FILE_NAME,

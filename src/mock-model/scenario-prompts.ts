@@ -17,3 +17,15 @@ export const SCENARIO_PROMPTS: Record<ScenarioName, string> = {
 
 /** Two turns: a text answer, then a command (with its approval). */
 export const MULTI_TURN_PROMPTS: readonly string[] = [SCENARIO_PROMPTS.text, SCENARIO_PROMPTS.shell];
+
+/** What a recorder sends for a recording named after a scenario (or `multi-turn`): that scenario's prompt. */
+export function scenarioRecordings(
+  names: readonly (ScenarioName | "multi-turn")[],
+): Record<string, { prompts: string[] }> {
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      { prompts: name === "multi-turn" ? [...MULTI_TURN_PROMPTS] : [SCENARIO_PROMPTS[name]] },
+    ]),
+  );
+}
