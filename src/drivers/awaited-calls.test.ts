@@ -24,4 +24,19 @@ describe("AwaitedCalls", () => {
     expect(calls.anyPending).toBe(false);
     expect(calls.answers({ id: 3, result: {} })).toBe(false);
   });
+
+  it("stops awaiting a reply that never comes, so back-pressure is not off for good", () => {
+    let now = 1_000;
+    const calls = new AwaitedCalls([], 5_000, () => now);
+    calls.sent({ id: 4, method: "session/cancel", params: {} });
+    now += 4_999;
+    expect(calls.anyPending).toBe(true);
+    calls.sent({ id: 5, method: "session/set_mode", params: {} });
+    now += 2;
+    // the first request is past its wait, the second is not
+    expect(calls.anyPending).toBe(true);
+    expect(calls.answers({ id: 4, result: {} })).toBe(false);
+    now += 5_000;
+    expect(calls.anyPending).toBe(false);
+  });
 });

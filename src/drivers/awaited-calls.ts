@@ -5,11 +5,20 @@ import { idKey, isObject, str } from "../kit/guards.js";
  * Back-pressure must not hold such a reply: a host that awaits `start()` or `sendTurn()` before it reads would
  * wait on a reply queued behind the pause its own unread events caused. Methods whose reply ends a long piece of
  * work (ACP's `session/prompt` ends a turn) are left out: such a reply is what back-pressure is for.
+ *
+ * A reply that never comes must not switch back-pressure off for good: a request is awaited for at most
+ * `maxWaitMs` (longer than any call timeout of the drivers), whether or not its sender gives up on it (ACP's SDK
+ * does not tell which of its requests timed out).
  */
 export class AwaitedCalls {
-  readonly #pending = new Set<string>();
+  /** Request id → when it was sent. */
+  readonly #pending = new Map<string, number>();
 
-  constructor(readonly unawaitedMethods: readonly string[] = []) {}
+  constructor(
+    readonly unawaitedMethods: readonly string[] = [],
+    readonly maxWaitMs = 120_000,
+    readonly now: () => number = Date.now,
+  ) {}
 
   /** An outgoing message; true when it is a request whose reply is now awaited. */
   sent(message: unknown): boolean {
@@ -17,7 +26,7 @@ export class AwaitedCalls {
     const id = idKey(message.id);
     const method = str(message.method);
     if (id === undefined || method === undefined || this.unawaitedMethods.includes(method)) return false;
-    this.#pending.add(id);
+    this.#pending.set(id, this.now());
     return true;
   }
 
@@ -34,6 +43,9 @@ export class AwaitedCalls {
   }
 
   get anyPending(): boolean {
+    if (this.#pending.size === 0) return false;
+    const oldest = this.now() - this.maxWaitMs;
+    for (const [id, sentAt] of this.#pending) if (sentAt < oldest) this.#pending.delete(id);
     return this.#pending.size > 0;
   }
 }
