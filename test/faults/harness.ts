@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { EventChannel } from "../../src/drivers/event-channel.js";
 import { type RuntimeDriver, UnknownRequestError } from "../../src/drivers/types.js";
-import { type MockModelServer, type ScriptOverride, startMockModel } from "../../src/mock-model/index.js";
+import { type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
 import { verifyEvents } from "../../src/verify/index.js";
 
 /** What the fault proxy does to the real program's stdout (see fault-proxy.cjs). */
@@ -54,8 +54,6 @@ export interface DriverTarget {
   partialLine: BadLineOutcome;
   /** Where start-up is bounded: `start()` (a handshake) or `sendTurn()` (codex exec starts per turn). */
   handshakeIn: "start" | "sendTurn";
-  /** A mock-model override the program needs (e.g. a command that codex-acp asks about). */
-  mockScript?: ScriptOverride;
   /** How "never answers" is injected (default `mute`: the program runs, its stdout is swallowed). */
   silentMode?: FaultMode;
   /** The high-water mark for the slow-consumer test (default 16). */
@@ -170,7 +168,7 @@ export function describeFaults(target: DriverTarget): void {
     const drivers: RuntimeDriver[] = [];
 
     beforeAll(async () => {
-      mock = await startMockModel(target.mockScript === undefined ? {} : { script: target.mockScript });
+      mock = await startMockModel();
       work = await mkdtemp(join(tmpdir(), `faults-${target.name.replace(/\W+/g, "-")}-`));
       process.on("unhandledRejection", onUnhandled);
     });
