@@ -84,7 +84,7 @@ export function parseAndWriteOnly(definition: MapperDefinition, lines: readonly 
   let index = 0;
   const result = timed(lines, (line) => {
     if (JSON.parse(line) === undefined) sink--;
-    const { message, events } = mapped[index++] ?? { message: { msg: undefined, text: "" }, events: [] };
+    const { message, events } = mapped[index++] as (typeof mapped)[number];
     serializer.source(message.msg, message.text);
     for (const event of events) sink += serializer.serialize(event).length;
     return events.length;
