@@ -56,7 +56,11 @@ export const RUNTIME_EVENT_TYPES = [...SPEC_EVENT_TYPES, ...EXTENSION_EVENT_TYPE
 export type RuntimeEventType = (typeof RUNTIME_EVENT_TYPES)[number];
 
 // The spec's "both should be never": the type list and the payload map must agree.
-type MissingPayloadTypes = Exclude<RuntimeEventType, keyof RuntimeEventPayloadByType>;
+/** The event types in `Types` that have no payload schema (generic so that a test can feed it a stray type). */
+export type MissingPayloadTypes<Types extends string = RuntimeEventType> = Exclude<
+  Types,
+  keyof RuntimeEventPayloadByType
+>;
 type ExtraPayloadTypes = Exclude<keyof RuntimeEventPayloadByType, RuntimeEventType>;
 export type AssertNever<T extends never> = T;
 export type TypeListAndPayloadMapAgree = [AssertNever<MissingPayloadTypes>, AssertNever<ExtraPayloadTypes>];
