@@ -1,8 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RuntimeEvent } from "../../contracts/events.js";
-import type { MapperDefinition } from "../../kit/mapper.js";
-import { replayTranscript } from "../../kit/replay.js";
 import { parseTranscriptLine } from "../../kit/transcript.js";
 
 /** For tests and the record script: the ACP fixtures, replayed the way `normalize` does. */
@@ -21,14 +19,6 @@ export function readFixtureLines(name: string): string[] {
 /** Cursor-shaped fixtures (hand-written) replay through the cursor profile, the rest through the generic one. */
 export function isCursorFixture(name: string): boolean {
   return name.startsWith("cursor-");
-}
-
-export function replayLines(
-  definition: MapperDefinition,
-  lines: readonly string[],
-  sessionId = "fixture",
-): RuntimeEvent[] {
-  return replayTranscript(definition, lines, sessionId);
 }
 
 /** The wire messages of a transcript (any accepted format), with their direction. */

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RuntimeEventSchema } from "../../contracts/events.js";
+import { replayTranscript } from "../../kit/replay.js";
 import { verifyEvents } from "../../verify/index.js";
 import { acpDefinition, cursorAcpDefinition } from "./definition.js";
 import {
@@ -10,7 +11,6 @@ import {
   acpSemanticProblems,
   isCursorFixture,
   readFixtureLines,
-  replayLines,
 } from "./fixture-replay.js";
 
 const fixtures = acpFixtureNames();
@@ -27,10 +27,10 @@ describe("ACP fixtures (recorded from real agents, replayed)", () => {
     const lines = readFixtureLines(name);
 
     it(`${name}: golden replay, byte-identical twice`, () => {
-      const first = replayLines(definition, lines)
+      const first = replayTranscript(definition, lines, "fixture")
         .map((event) => JSON.stringify(event))
         .join("\n");
-      const second = replayLines(definition, lines)
+      const second = replayTranscript(definition, lines, "fixture")
         .map((event) => JSON.stringify(event))
         .join("\n");
       expect(second).toBe(first);
@@ -42,7 +42,7 @@ describe("ACP fixtures (recorded from real agents, replayed)", () => {
     });
 
     it(`${name}: schema-valid, verify passes, sequence 1..n, ACP semantics hold`, () => {
-      const events = replayLines(definition, lines);
+      const events = replayTranscript(definition, lines, "fixture");
       for (const event of events) RuntimeEventSchema.parse(event);
       expect(events.map((event) => event.sequence)).toEqual(events.map((_, index) => index + 1));
       expect(verifyEvents(events)).toEqual([]);
@@ -68,7 +68,7 @@ describe("ACP fixtures (recorded from real agents, replayed)", () => {
 });
 
 describe("what the recordings show", () => {
-  const replay = (name: string) => replayLines(acpDefinition, readFixtureLines(name));
+  const replay = (name: string) => replayTranscript(acpDefinition, readFixtureLines(name), "fixture");
 
   it.each(["claude-agent-acp", "codex-acp"])(
     "%s shell-accepted: approval accepted, command item completed with output",
@@ -123,7 +123,7 @@ describe("what the recordings show", () => {
 
 describe("hand-written Cursor case (Cursor's CLI cannot be installed here)", () => {
   const lines = readFixtureLines("cursor-hand-written-extensions.jsonl");
-  const events = replayLines(cursorAcpDefinition, lines);
+  const events = replayTranscript(cursorAcpDefinition, lines, "fixture");
 
   it("de-duplicates the double tool_call announcement, keeps the item type, reports the decline", () => {
     const tool = events.filter(
@@ -174,7 +174,7 @@ describe("hand-written Cursor case (Cursor's CLI cannot be installed here)", () 
   });
 
   it("the same records through the generic profile: acp.* tags, cursor/* methods are unknown kinds", () => {
-    const generic = replayLines(acpDefinition, lines);
+    const generic = replayTranscript(acpDefinition, lines, "fixture");
     expect(generic.every((event) => event.provider === "acp")).toBe(true);
     const unknown = generic.filter(
       (event) => event.type === "runtime.warning" && JSON.stringify(event.payload).includes("unknown-kind"),
