@@ -3,13 +3,8 @@ import { fixtureLines } from "../../bench/fixture-corpus.js";
 import { MAPPER_DEFINITIONS } from "../mappers/registry.js";
 import { EventSerializer, serializeEvents } from "./event-serializer.js";
 import { LineNormalizer } from "./line-normalizer.js";
-import {
-  entryFromValue,
-  type MessageText,
-  parseTranscriptLine,
-  readTranscriptLine,
-  transcriptLine,
-} from "./transcript.js";
+import { replayTranscript } from "./replay.js";
+import { entryFromValue, type MessageText, readTranscriptLine, transcriptLine } from "./transcript.js";
 
 describe("EventSerializer", () => {
   // Recorded fixtures are written by JSON.stringify, so splicing their text changes no byte; a hand-written line
@@ -69,16 +64,10 @@ describe("EventSerializer", () => {
     it(`${definition.source}: LineNormalizer writes the value JSON.stringify of each mapped event writes`, () => {
       const lines = fixtureLines(definition.source);
       const normalizer = new LineNormalizer(definition.create({ sessionId: "n" }), { validate: true });
-      const mapper = definition.create({ sessionId: "n" });
       const out: string[] = [];
-      const expected: string[] = [];
-      lines.forEach((line, index) => {
-        normalizer.line(line, out);
-        const entry = parseTranscriptLine(line, index + 1);
-        if (entry !== undefined) for (const event of mapper.map(entry)) expected.push(JSON.stringify(event));
-      });
+      for (const line of lines) normalizer.line(line, out);
       normalizer.finish(out);
-      for (const event of mapper.finish()) expected.push(JSON.stringify(event));
+      const expected = replayTranscript(definition, lines, "n").map((event) => JSON.stringify(event));
       expect(out.length).toBe(expected.length);
       expect(out.map((line) => JSON.parse(line))).toEqual(expected.map((line) => JSON.parse(line)));
     });
