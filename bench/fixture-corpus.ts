@@ -34,18 +34,6 @@ export function fixtureLines(source: SourceName): string[] {
   return lines;
 }
 
-/** The fixture lines that are JSON (hand-written fixtures also hold deliberately broken lines): seeds to mutate. */
-export function parsableFixtureLines(source: SourceName): string[] {
-  return fixtureLines(source).filter((line) => {
-    try {
-      JSON.parse(line);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
 const ID_KEY = /(^id$|Id$|_id$|^call_id$|^session_id$)/;
 
 /**

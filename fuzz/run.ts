@@ -3,7 +3,7 @@
 // shrunk and saved to test/fixtures/fuzz-regressions/<source>.jsonl, which the suite replays from then on.
 import { appendFileSync, mkdirSync } from "node:fs";
 import fc from "fast-check";
-import { parsableFixtureLines } from "../bench/fixture-corpus.js";
+import { fixtureLines } from "../bench/fixture-corpus.js";
 import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
 import { checkMapperRun, transcriptLinesArbitrary } from "../src/test-support/mapper-fuzz.js";
 
@@ -17,7 +17,7 @@ process.stdout.write(`fuzz: ${CASES.toLocaleString("en-US")} records per mapper,
 let failures = 0;
 for (const definition of MAPPER_DEFINITIONS) {
   if (ONLY !== undefined && !ONLY.includes(definition.source)) continue;
-  const lines = parsableFixtureLines(definition.source);
+  const lines = fixtureLines(definition.source);
   let records = 0;
   let runs = 0;
   const started = Date.now();

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parsableFixtureLines } from "../bench/fixture-corpus.js";
+import { fixtureLines } from "../bench/fixture-corpus.js";
 import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
 import { checkMapperRun, transcriptLinesArbitrary } from "../src/test-support/mapper-fuzz.js";
 
@@ -10,7 +10,7 @@ const REGRESSIONS = new URL("./fixtures/fuzz-regressions/", import.meta.url);
 describe.each(MAPPER_DEFINITIONS.map((d) => [d.source, d] as const))(
   "mapper %s under damaged input",
   (_source, definition) => {
-    const lines = parsableFixtureLines(definition.source);
+    const lines = fixtureLines(definition.source);
 
     it("has recorded fixtures to mutate", () => {
       expect(lines.length).toBeGreaterThan(0);
