@@ -60,10 +60,15 @@ export class EventBuilder {
     this.#time = time;
   }
 
+  /**
+   * `raw`, when given, is the event's raw record (else `context.raw`): a mapper can then pass a context it keeps
+   * (per thread, turn or item) as it is, instead of copying it to add the record being mapped.
+   */
   emit<T extends RuntimeEventType>(
     type: T,
     payload: PayloadInput<RuntimeEventPayloadByType[T]>,
     context: EventContext = {},
+    raw: RuntimeEventRaw | undefined = context.raw,
   ): RuntimeEventOf<T> {
     const sequence = ++this.#sequence;
     const event: Record<string, unknown> = {
@@ -87,7 +92,7 @@ export class EventBuilder {
     }
     event.type = type;
     event.payload = compact(payload as Record<string, unknown>);
-    if (context.raw !== undefined) event.raw = context.raw;
+    if (raw !== undefined) event.raw = raw;
     return event as unknown as RuntimeEventOf<T>;
   }
 }

@@ -172,17 +172,7 @@ export class HandlerContext {
     payload: PayloadInput<RuntimeEventPayloadByType[T]>,
     context: EventContext = NO_IDS,
   ): void {
-    // Field by field rather than a spread: a spread of contexts of varying shapes is slow.
-    const withRaw: EventContext = {
-      threadId: context.threadId,
-      turnId: context.turnId,
-      itemId: context.itemId,
-      requestId: context.requestId,
-      parentItemId: context.parentItemId,
-      providerRefs: context.providerRefs,
-      raw: this.raw,
-    };
-    this.out.push(this.b.emit(type, payload, withRaw) as RuntimeEvent);
+    this.out.push(this.b.emit(type, payload, context, this.raw) as RuntimeEvent);
   }
 
   /** Ids of a thread, emitting `thread.started` the first time it is seen. */
