@@ -1,5 +1,16 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { BoundedMap } from "./bounded-map.js";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+/** Heap in use after a full collection. */
+function liveHeap(): number {
+  gc();
+  return process.memoryUsage().heapUsed;
+}
 
 /** The plain definition: insertion order, a re-set moves a key to the end, the oldest goes past the cap. */
 class ReferenceMap {
@@ -47,6 +58,28 @@ describe("BoundedMap", () => {
       expect([...map.entries()]).toEqual([...reference.entries.entries()]);
       expect(map.evicted).toBe(reference.evicted);
     }
+  });
+
+  it("holds no memory for entries set and released, below the cap and after it was reached", () => {
+    const churn = (map: BoundedMap<string, number>, from: number) => {
+      for (let i = from; i < from + 300_000; i++) {
+        map.set(`k${i}`, i);
+        map.release(`k${i}`);
+      }
+    };
+    const neverFull = new BoundedMap<string, number>(10_000);
+    const onceFull = new BoundedMap<string, number>(1_000);
+    for (let i = 0; i < 2_000; i++) onceFull.set(`full${i}`, i);
+    for (let i = 0; i < 2_000; i++) onceFull.release(`full${i}`);
+    churn(neverFull, 0);
+    churn(onceFull, 0);
+    const before = liveHeap();
+    churn(neverFull, 300_000);
+    churn(onceFull, 300_000);
+    // a cursor left standing kept every table the map outgrew: ~40 MB per map here
+    expect(liveHeap() - before).toBeLessThan(2 ** 20);
+    expect(neverFull.size + onceFull.size).toBe(0);
+    expect(onceFull.evicted).toBe(1_000);
   });
 
   it("evicts in constant time once full (no walk over deleted slots)", () => {

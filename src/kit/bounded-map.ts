@@ -8,8 +8,16 @@ export class BoundedMap<K, V> {
    * Where eviction left off. Every key it has passed was evicted, so its next key is the oldest one left. A fresh
    * `keys().next()` per eviction would walk over every deleted slot at the front of the table each time
    * (V8 keeps them until a rehash): quadratic once the cap is reached.
+   *
+   * A live iterator keeps every table the map has outgrown since it last moved (V8 chains them so the iterator
+   * can catch up), so a cursor that stood still while entries were set and released held on to all of them: the
+   * heap grew with every record. The cursor is made at the first eviction and dropped after `cap` changes
+   * without one, which bounds what it keeps to the tables of `cap` changes, and a new one walks deleted slots
+   * at most once per `cap` changes.
    */
-  #cursor: IterableIterator<K> = this.#entries.keys();
+  #cursor: IterableIterator<K> | undefined;
+  /** Changes since the cursor last moved. */
+  #idle = 0;
   #evicted = 0;
 
   constructor(readonly cap: number = 10_000) {}
@@ -39,24 +47,16 @@ export class BoundedMap<K, V> {
     if (entries.size === size) {
       entries.delete(key);
       entries.set(key, value);
+    } else if (entries.size > this.cap) {
+      this.#evictOldest();
       return;
     }
-    if (entries.size > this.cap) {
-      let oldest = this.#cursor.next();
-      if (oldest.done) {
-        this.#cursor = this.#entries.keys();
-        oldest = this.#cursor.next();
-      }
-      if (!oldest.done) {
-        this.#entries.delete(oldest.value);
-        this.#evicted++;
-      }
-    }
+    this.#changed();
   }
 
   release(key: K): V | undefined {
     const value = this.#entries.get(key);
-    this.#entries.delete(key);
+    if (this.#entries.delete(key)) this.#changed();
     return value;
   }
 
@@ -70,6 +70,24 @@ export class BoundedMap<K, V> {
 
   clear(): void {
     this.#entries.clear();
-    this.#cursor = this.#entries.keys();
+    this.#cursor = undefined;
+  }
+
+  #evictOldest(): void {
+    this.#idle = 0;
+    let oldest = this.#cursor?.next();
+    if (oldest === undefined || oldest.done) {
+      this.#cursor = this.#entries.keys();
+      oldest = this.#cursor.next();
+    }
+    if (!oldest.done) {
+      this.#entries.delete(oldest.value);
+      this.#evicted++;
+    }
+  }
+
+  /** A change that moved no cursor: after `cap` of them the cursor is let go (see #cursor). */
+  #changed(): void {
+    if (this.#cursor !== undefined && ++this.#idle > this.cap) this.#cursor = undefined;
   }
 }
