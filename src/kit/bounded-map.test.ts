@@ -1,16 +1,6 @@
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
+import { liveHeap } from "../test-support/live-heap.js";
 import { BoundedMap } from "./bounded-map.js";
-
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
-
-/** Heap in use after a full collection. */
-function liveHeap(): number {
-  gc();
-  return process.memoryUsage().heapUsed;
-}
 
 /** The plain definition: insertion order, a re-set moves a key to the end, the oldest goes past the cap. */
 class ReferenceMap {

@@ -1,8 +1,7 @@
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { repeatedCorpus } from "../../bench/fixture-corpus.js";
 import { MAPPER_DEFINITIONS } from "../mappers/registry.js";
+import { liveHeap } from "../test-support/live-heap.js";
 import { parseTranscriptLine } from "./transcript.js";
 
 /**
@@ -40,15 +39,6 @@ function stateSize(mapper: object): number {
   };
   visit(mapper, 0);
   return total;
-}
-
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
-
-/** Heap in use after a full collection. */
-function liveHeap(): number {
-  gc();
-  return process.memoryUsage().heapUsed;
 }
 
 describe("mapper state stays bounded over a long session", () => {
