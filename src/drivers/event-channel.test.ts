@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { sampleEvent } from "../test-support/sample-events.js";
 import { EventChannel } from "./event-channel.js";
@@ -22,6 +23,28 @@ describe("EventChannel", () => {
     for (let next = await iterator.next(); !next.done; next = await iterator.next())
       rest.push(next.value.sequence);
     expect(rest).toEqual([4, 5]);
+  });
+
+  it("drained(signal) resolves at each drain and leaves no listener on the signal", async () => {
+    const channel = new EventChannel(2);
+    const abort = new AbortController();
+    const iterator = channel[Symbol.asyncIterator]();
+    for (let pause = 0; pause < 30; pause++) {
+      channel.push(sampleEvent("runtime.warning", 2 * pause + 1));
+      channel.push(sampleEvent("runtime.warning", 2 * pause + 2));
+      const drained = channel.drained(abort.signal);
+      expect(getEventListeners(abort.signal, "abort")).toHaveLength(1);
+      await iterator.next();
+      await iterator.next();
+      await drained;
+      expect(getEventListeners(abort.signal, "abort")).toHaveLength(0);
+    }
+    channel.push(sampleEvent("runtime.warning", 61));
+    channel.push(sampleEvent("runtime.warning", 62));
+    const aborted = channel.drained(abort.signal);
+    abort.abort();
+    await aborted;
+    await expect(channel.drained(abort.signal)).resolves.toBeUndefined();
   });
 
   it("wakes a waiting reader and ends after close", async () => {

@@ -40,6 +40,23 @@ export class EventChannel implements AsyncIterable<RuntimeEvent> {
     this.#drainListeners.push(listener);
   }
 
+  /**
+   * Resolves when the host has read the queue down (as onDrain) or `signal` aborts. Its abort listener goes once
+   * the queue drains: a long session pauses many times on one signal, and listeners left on it would pile up
+   * (Node warns past ten).
+   */
+  drained(signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const onAbort = () => resolve();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.onDrain(() => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      });
+    });
+  }
+
   /** Calls the waiting drain listeners now: the source must read on although the host is behind. */
   releaseDrainListeners(): void {
     const listeners = this.#drainListeners;

@@ -38,7 +38,7 @@ export class AcpConnection {
     const stream = tappedAgentStream(sdk, agent, {
       inbound: (message) => {
         if (session.ingest("in", message)) return undefined;
-        return new Promise<void>((resolve) => session.channel.onDrain(resolve));
+        return session.channel.drained();
       },
       outbound: (message) => {
         session.ingest("out", message);

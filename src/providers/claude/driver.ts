@@ -287,7 +287,7 @@ class ClaudeDriver implements RuntimeDriver {
       for await (const message of query) {
         if (this.#session.ended) break;
         const keepsUp = this.#session.ingest("in", message);
-        if (!keepsUp && !this.#session.ended) await this.#drained();
+        if (!keepsUp && !this.#session.ended) await this.#session.channel.drained(this.#abort.signal);
       }
       if (!this.#stopping) await this.#fail(`Claude Code exited${this.#stderrTail()}`);
     } catch (error) {
@@ -302,14 +302,6 @@ class ClaudeDriver implements RuntimeDriver {
     this.#prompts.end();
     this.#query?.close();
     await this.#removeConfigDir();
-  }
-
-  #drained(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.#abort.signal.aborted) return resolve();
-      this.#abort.signal.addEventListener("abort", () => resolve(), { once: true });
-      this.#session.channel.onDrain(resolve);
-    });
   }
 
   #keepStderr(data: string): void {

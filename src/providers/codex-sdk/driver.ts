@@ -197,7 +197,8 @@ class CodexSdkDriver implements RuntimeDriver {
         if (event.type === "turn.completed" || event.type === "turn.failed") run.turnEnded = true;
         // Back-pressure only once the turn has started: sendTurn() waits for turn.started, and a host that reads
         // after sendTurn() resolves would otherwise never drain the queue (a deadlock until the start timeout).
-        if (!hostKeepsUp && started && !this.#session.ended) await this.#drained(run.abort.signal);
+        if (!hostKeepsUp && started && !this.#session.ended)
+          await this.#session.channel.drained(run.abort.signal);
       }
       if (!run.turnEnded && !run.abortedByHost && !this.#session.ended) {
         // exec exited cleanly but its stream never ended the turn (e.g. its stdout closed early): not a success.
@@ -214,15 +215,6 @@ class CodexSdkDriver implements RuntimeDriver {
       this.#session.terminate({ kind: "crash", message: `codex exec failed: ${message.trim()}` });
       throw error;
     }
-  }
-
-  /** Back-pressure: wait until the host has read the queue down, or the run is aborted. */
-  #drained(signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      if (signal.aborted) return resolve();
-      signal.addEventListener("abort", () => resolve(), { once: true });
-      this.#session.channel.onDrain(resolve);
-    });
   }
 }
 
