@@ -1,5 +1,5 @@
 import { RUNTIME_EVENT_TYPES } from "../contracts/event-types.js";
-import { MemberWriter } from "./member-writer.js";
+import { hasKeysInOrder } from "./key-order.js";
 import { StringField } from "./string-field.js";
 
 /**
@@ -27,7 +27,6 @@ export class EnvelopeWriter {
   readonly #parentItemId = new StringField("parentItemId");
   #refs: object | undefined;
   #refsJson = "";
-  readonly #members = new MemberWriter(["eventId", "sequence", "provider", "sessionId", "createdAt"]);
 
   /**
    * `{"eventId":…,"payload":…` without the closing brace; `hasRaw` says whether the event's last key is `raw`
@@ -36,7 +35,8 @@ export class EnvelopeWriter {
   head(event: object, hasRaw: boolean): string | undefined {
     if (Object.getPrototypeOf(event) !== Object.prototype) return undefined;
     const e = event as EnvelopeFields;
-    const { eventId, sequence, provider, sessionId, createdAt, type, payload } = e;
+    const { eventId, sequence, provider, sessionId, createdAt, threadId, turnId, itemId, requestId } = e;
+    const { parentItemId, providerRefs, type, payload } = e;
     if (
       typeof eventId !== "string" ||
       typeof sequence !== "number" ||
@@ -48,29 +48,43 @@ export class EnvelopeWriter {
       !isPlainObject(payload)
     )
       return undefined;
-    const members = this.#members;
-    members.begin(
-      `{"eventId":${JSON.stringify(eventId)},"sequence":${sequence}${this.#provider.member(provider)}${this.#sessionId.member(sessionId)}${this.#createdAt.member(createdAt)}`,
-    );
-    if (
-      !members.optional(this.#threadId, e.threadId) ||
-      !members.optional(this.#turnId, e.turnId) ||
-      !members.optional(this.#itemId, e.itemId) ||
-      !members.optional(this.#requestId, e.requestId) ||
-      !members.optional(this.#parentItemId, e.parentItemId)
-    )
-      return undefined;
-    if (e.providerRefs !== undefined) {
-      const refs = this.#refsJsonOf(e.providerRefs);
-      if (refs === undefined) return undefined;
-      members.add("providerRefs", refs);
+    let json = `{"eventId":${JSON.stringify(eventId)},"sequence":${sequence}${this.#provider.member(provider)}${this.#sessionId.member(sessionId)}${this.#createdAt.member(createdAt)}`;
+    // which optional keys are present: it picks the key order the event must have
+    let present = hasRaw ? RAW : 0;
+    if (threadId !== undefined) {
+      if (typeof threadId !== "string") return undefined;
+      json += this.#threadId.member(threadId);
+      present |= THREAD;
     }
-    members.expect("type");
-    members.expect("payload");
-    if (hasRaw) members.expect("raw");
+    if (turnId !== undefined) {
+      if (typeof turnId !== "string") return undefined;
+      json += this.#turnId.member(turnId);
+      present |= TURN;
+    }
+    if (itemId !== undefined) {
+      if (typeof itemId !== "string") return undefined;
+      json += this.#itemId.member(itemId);
+      present |= ITEM;
+    }
+    if (requestId !== undefined) {
+      if (typeof requestId !== "string") return undefined;
+      json += this.#requestId.member(requestId);
+      present |= REQUEST;
+    }
+    if (parentItemId !== undefined) {
+      if (typeof parentItemId !== "string") return undefined;
+      json += this.#parentItemId.member(parentItemId);
+      present |= PARENT;
+    }
+    if (providerRefs !== undefined) {
+      const refs = this.#refsJsonOf(providerRefs);
+      if (refs === undefined) return undefined;
+      json += `,"providerRefs":${refs}`;
+      present |= REFS;
+    }
     // no key this writer would drop or move
-    if (!members.matchesKeysOf(e)) return undefined;
-    return `${members.json},"type":${TYPE_JSON.get(type) ?? JSON.stringify(type)},"payload":${JSON.stringify(payload)}`;
+    if (!hasKeysInOrder(e, KEY_ORDERS[present] as readonly string[])) return undefined;
+    return `${json},"type":${TYPE_JSON.get(type) ?? JSON.stringify(type)},"payload":${JSON.stringify(payload)}`;
   }
 
   #refsJsonOf(value: unknown): string | undefined {
@@ -82,6 +96,32 @@ export class EnvelopeWriter {
     return this.#refsJson;
   }
 }
+
+const THREAD = 1;
+const TURN = 2;
+const ITEM = 4;
+const REQUEST = 8;
+const PARENT = 16;
+const REFS = 32;
+const RAW = 64;
+
+/** For each set of optional keys present (the bits above), the event's keys in the order EventBuilder writes them. */
+const KEY_ORDERS: readonly (readonly string[])[] = Array.from({ length: 128 }, (_, present) => [
+  "eventId",
+  "sequence",
+  "provider",
+  "sessionId",
+  "createdAt",
+  ...(present & THREAD ? ["threadId"] : []),
+  ...(present & TURN ? ["turnId"] : []),
+  ...(present & ITEM ? ["itemId"] : []),
+  ...(present & REQUEST ? ["requestId"] : []),
+  ...(present & PARENT ? ["parentItemId"] : []),
+  ...(present & REFS ? ["providerRefs"] : []),
+  "type",
+  "payload",
+  ...(present & RAW ? ["raw"] : []),
+]);
 
 /** The canonical types' JSON: events alternate between a few types, too many for a last-value cache. */
 const TYPE_JSON = new Map<string, string>(RUNTIME_EVENT_TYPES.map((type) => [type, JSON.stringify(type)]));

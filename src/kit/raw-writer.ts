@@ -1,4 +1,4 @@
-import { MemberWriter } from "./member-writer.js";
+import { hasKeysInOrder } from "./key-order.js";
 import { StringField } from "./string-field.js";
 
 /**
@@ -10,19 +10,37 @@ export class RawWriter {
   readonly #source = new StringField("source");
   readonly #method = new StringField("method");
   readonly #messageType = new StringField("messageType");
-  readonly #members = new MemberWriter(["source", "payload"]);
 
   json(record: object, payloadJson: string): string | undefined {
     if (Object.getPrototypeOf(record) !== Object.prototype) return undefined;
     const { source, method, messageType } = record as RawFields;
     if (typeof source !== "string") return undefined;
-    const members = this.#members;
-    members.begin(`{"source":${this.#source.json(source)},"payload":${payloadJson}`);
-    if (!members.optional(this.#method, method) || !members.optional(this.#messageType, messageType))
-      return undefined;
-    return members.matchesKeysOf(record) ? `${members.json}}` : undefined;
+    let json = `{"source":${this.#source.json(source)},"payload":${payloadJson}`;
+    let present = 0;
+    if (method !== undefined) {
+      if (typeof method !== "string") return undefined;
+      json += this.#method.member(method);
+      present |= METHOD;
+    }
+    if (messageType !== undefined) {
+      if (typeof messageType !== "string") return undefined;
+      json += this.#messageType.member(messageType);
+      present |= MESSAGE_TYPE;
+    }
+    return hasKeysInOrder(record, KEY_ORDERS[present] as readonly string[]) ? `${json}}` : undefined;
   }
 }
+
+const METHOD = 1;
+const MESSAGE_TYPE = 2;
+
+/** For each set of optional tags present (the bits above), the record's keys in the order raw() writes them. */
+const KEY_ORDERS: readonly (readonly string[])[] = Array.from({ length: 4 }, (_, present) => [
+  "source",
+  "payload",
+  ...(present & METHOD ? ["method"] : []),
+  ...(present & MESSAGE_TYPE ? ["messageType"] : []),
+]);
 
 interface RawFields {
   source?: unknown;
