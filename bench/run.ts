@@ -4,7 +4,7 @@ import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
 import { buildCli, normalizeProcess, removeFile, writeBigTranscript } from "./big-file.js";
 import { repeatedCorpus } from "./fixture-corpus.js";
 import { liveLatency } from "./live-latency.js";
-import { floor, normalization, parseAndWriteOnly, type Throughput } from "./throughput.js";
+import { floor, normalization, parseAndWriteOnly, retainedState, type Throughput } from "./throughput.js";
 
 const args = new Set(process.argv.slice(2));
 const LINES = Number(process.env.BENCH_LINES ?? 200_000);
@@ -24,7 +24,12 @@ out(
 out(
   "source            floor msg/s   norm msg/s  ratio   +validate msg/s  ratio  ceiling  out/in   events  state MB  live p50/p99 ms",
 );
-for (const definition of args.has("--big-only") ? [] : MAPPER_DEFINITIONS) {
+/** BENCH_SOURCES=a,b times only those sources (each mapper's code then runs alone in the process, as in `normalize`). */
+const tableSources = process.env.BENCH_SOURCES?.split(",");
+const tableDefinitions = MAPPER_DEFINITIONS.filter(
+  (d) => !args.has("--big-only") && (tableSources === undefined || tableSources.includes(d.source)),
+);
+for (const definition of tableDefinitions) {
   const lines = repeatedCorpus(definition.source, LINES);
   if (lines.length === 0) {
     out(`${definition.source.padEnd(17)} (no fixtures)`);
@@ -39,15 +44,15 @@ for (const definition of args.has("--big-only") ? [] : MAPPER_DEFINITIONS) {
   let validated: Throughput | undefined;
   let ceiling: Throughput | undefined;
   for (let trial = 0; trial < TRIALS; trial++) {
-    gc?.();
+    gc?.(); // the last trial's ceiling held every event
     base = fastest(base, floor(lines));
-    gc?.();
     plain = fastest(plain, normalization(definition, lines, false));
     validated = fastest(validated, normalization(definition, lines, true));
     ceiling = fastest(ceiling, parseAndWriteOnly(definition, lines));
   }
   if (base === undefined || plain === undefined || validated === undefined || ceiling === undefined)
     throw new Error("no trial ran");
+  const retainedMb = retainedState(definition, lines);
   const inputChars = lines.reduce((sum, line) => sum + line.length, 0);
   const live = await liveLatency(definition, lines.slice(0, 50_000));
   out(
@@ -61,7 +66,7 @@ for (const definition of args.has("--big-only") ? [] : MAPPER_DEFINITIONS) {
       `${(ceiling.perSecond / base.perSecond).toFixed(2)}x`.padStart(8),
       `${((plain.chars ?? 0) / inputChars).toFixed(1)}`.padStart(7),
       fmt(plain.events).padStart(8),
-      (plain.retainedMb === undefined ? "n/a" : plain.retainedMb.toFixed(1)).padStart(9),
+      (retainedMb === undefined ? "n/a" : retainedMb.toFixed(1)).padStart(9),
       `${live.p50Ms.toFixed(3)}/${live.p99Ms.toFixed(3)}`.padStart(16),
     ].join(" "),
   );
