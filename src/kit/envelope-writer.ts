@@ -48,34 +48,28 @@ export class EnvelopeWriter {
       !isPlainObject(payload)
     )
       return undefined;
-    let json = `{"eventId":${JSON.stringify(eventId)},"sequence":${sequence}${this.#provider.member(provider)}${this.#sessionId.member(sessionId)}${this.#createdAt.member(createdAt)}`;
+    const thread = this.#threadId.optionalMember(threadId);
+    const turn = this.#turnId.optionalMember(turnId);
+    const item = this.#itemId.optionalMember(itemId);
+    const request = this.#requestId.optionalMember(requestId);
+    const parent = this.#parentItemId.optionalMember(parentItemId);
+    if (
+      thread === undefined ||
+      turn === undefined ||
+      item === undefined ||
+      request === undefined ||
+      parent === undefined
+    )
+      return undefined;
+    let json = `{"eventId":${JSON.stringify(eventId)},"sequence":${sequence}${this.#provider.member(provider)}${this.#sessionId.member(sessionId)}${this.#createdAt.member(createdAt)}${thread}${turn}${item}${request}${parent}`;
     // which optional keys are present: it picks the key order the event must have
-    let present = hasRaw ? RAW : 0;
-    if (threadId !== undefined) {
-      if (typeof threadId !== "string") return undefined;
-      json += this.#threadId.member(threadId);
-      present |= THREAD;
-    }
-    if (turnId !== undefined) {
-      if (typeof turnId !== "string") return undefined;
-      json += this.#turnId.member(turnId);
-      present |= TURN;
-    }
-    if (itemId !== undefined) {
-      if (typeof itemId !== "string") return undefined;
-      json += this.#itemId.member(itemId);
-      present |= ITEM;
-    }
-    if (requestId !== undefined) {
-      if (typeof requestId !== "string") return undefined;
-      json += this.#requestId.member(requestId);
-      present |= REQUEST;
-    }
-    if (parentItemId !== undefined) {
-      if (typeof parentItemId !== "string") return undefined;
-      json += this.#parentItemId.member(parentItemId);
-      present |= PARENT;
-    }
+    let present =
+      (hasRaw ? RAW : 0) |
+      (threadId === undefined ? 0 : THREAD) |
+      (turnId === undefined ? 0 : TURN) |
+      (itemId === undefined ? 0 : ITEM) |
+      (requestId === undefined ? 0 : REQUEST) |
+      (parentItemId === undefined ? 0 : PARENT);
     if (providerRefs !== undefined) {
       const refs = this.#refsJsonOf(providerRefs);
       if (refs === undefined) return undefined;

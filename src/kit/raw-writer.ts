@@ -15,18 +15,11 @@ export class RawWriter {
     if (Object.getPrototypeOf(record) !== Object.prototype) return undefined;
     const { source, method, messageType } = record as RawFields;
     if (typeof source !== "string") return undefined;
-    let json = `{"source":${this.#source.json(source)},"payload":${payloadJson}`;
-    let present = 0;
-    if (method !== undefined) {
-      if (typeof method !== "string") return undefined;
-      json += this.#method.member(method);
-      present |= METHOD;
-    }
-    if (messageType !== undefined) {
-      if (typeof messageType !== "string") return undefined;
-      json += this.#messageType.member(messageType);
-      present |= MESSAGE_TYPE;
-    }
+    const methodMember = this.#method.optionalMember(method);
+    const typeMember = this.#messageType.optionalMember(messageType);
+    if (methodMember === undefined || typeMember === undefined) return undefined;
+    const json = `{"source":${this.#source.json(source)},"payload":${payloadJson}${methodMember}${typeMember}`;
+    const present = (method === undefined ? 0 : METHOD) | (messageType === undefined ? 0 : MESSAGE_TYPE);
     return hasKeysInOrder(record, KEY_ORDERS[present] as readonly string[]) ? `${json}}` : undefined;
   }
 }

@@ -25,6 +25,12 @@ export class StringField {
     return this.#member;
   }
 
+  /** `member` for an optional value: "" when it is absent, undefined when it is not a string (not the writer's). */
+  optionalMember(value: unknown): string | undefined {
+    if (value === undefined) return "";
+    return typeof value === "string" ? this.member(value) : undefined;
+  }
+
   #remember(value: string): void {
     this.#value = value;
     this.#json = JSON.stringify(value);
