@@ -4,16 +4,16 @@ import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SourceName } from "../src/kit/mapper.js";
-import { repeatedCorpus, uniquify } from "./fixture-corpus.js";
+import { fixtureRecords, repeatedLine } from "./fixture-corpus.js";
 
 /** Writes a transcript of about `bytes` by repeating the fixtures with unique ids; returns its path. */
 export async function writeBigTranscript(source: SourceName, bytes: number): Promise<string> {
   const file = join(tmpdir(), `provider-runtime-bench-${source}-${bytes}.jsonl`);
-  const base = repeatedCorpus(source, 1).map((line) => JSON.parse(line) as unknown);
+  const base = fixtureRecords(source);
   const out = createWriteStream(file);
   let written = 0;
   for (let n = 0; written < bytes; n++) {
-    const chunk = `${base.map((record) => JSON.stringify(uniquify(record, n))).join("\n")}\n`;
+    const chunk = `${base.map((record) => repeatedLine(record, n)).join("\n")}\n`;
     written += Buffer.byteLength(chunk);
     if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
   }

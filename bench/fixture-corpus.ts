@@ -52,20 +52,29 @@ export function uniquify(value: unknown, n: number, key = ""): unknown {
   return value;
 }
 
-/** At least `minLines` transcript lines, built by repeating the fixtures with unique ids per repetition. */
-export function repeatedCorpus(source: SourceName, minLines: number): string[] {
-  const base = fixtureLines(source).map((line) => {
+/** The fixture lines parsed; a line that is not JSON (hand-written broken ones) stays its text. */
+export function fixtureRecords(source: SourceName): unknown[] {
+  return fixtureLines(source).map((line) => {
     try {
       return JSON.parse(line) as unknown;
     } catch {
       return line;
     }
   });
+}
+
+/** Repetition `n` of a fixture record as a transcript line (see uniquify); a line that is not JSON as it was. */
+export function repeatedLine(record: unknown, n: number): string {
+  return typeof record === "string" ? record : JSON.stringify(uniquify(record, n));
+}
+
+/** At least `minLines` transcript lines, built by repeating the fixtures with unique ids per repetition. */
+export function repeatedCorpus(source: SourceName, minLines: number): string[] {
+  const base = fixtureRecords(source);
   if (base.length === 0) return [];
   const out: string[] = [];
   for (let n = 0; out.length < minLines; n++) {
-    for (const record of base)
-      out.push(typeof record === "string" ? record : JSON.stringify(uniquify(record, n)));
+    for (const record of base) out.push(repeatedLine(record, n));
   }
   return out;
 }

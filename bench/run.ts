@@ -2,7 +2,7 @@
 // run, peak memory, `normalize` over a 1 GB file as a whole process, and the live per-event overhead.
 import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
 import { buildCli, normalizeProcess, removeFile, writeBigTranscript } from "./big-file.js";
-import { repeatedCorpus } from "./fixture-corpus.js";
+import { fixtureLines, repeatedCorpus } from "./fixture-corpus.js";
 import { liveLatency } from "./live-latency.js";
 import { floor, normalization, parseAndWriteOnly, retainedState, type Throughput } from "./throughput.js";
 
@@ -76,7 +76,7 @@ if (!args.has("--no-big")) {
   // every source: a mapper whose tables outgrow their memory shows only over a long run of its own records
   const wanted = process.env.BENCH_BIG_SOURCES?.split(",");
   const sources = MAPPER_DEFINITIONS.map((d) => d.source).filter(
-    (source) => (wanted === undefined || wanted.includes(source)) && repeatedCorpus(source, 1).length > 0,
+    (source) => (wanted === undefined || wanted.includes(source)) && fixtureLines(source).length > 0,
   );
   out(`\nnormalize over ${(BIG_BYTES / 1024 ** 3).toFixed(2)} GB per source (whole process):`);
   const command = await buildCli();
