@@ -9,7 +9,7 @@ export class StringField {
   #member = "";
 
   /** `key`: a plain identifier, written as it is. */
-  constructor(readonly key: string) {
+  constructor(key: string) {
     this.#prefix = `,"${key}":`;
   }
 
