@@ -1,18 +1,53 @@
 import { z } from "zod";
 import { RuntimeEventEnvelope } from "./envelope.js";
+import { EVENT_TYPE_DESCRIPTIONS } from "./event-descriptions.js";
 import { RUNTIME_EVENT_TYPES, type RuntimeEventType } from "./event-types.js";
 import { type RuntimeEventPayloadByType, RuntimeEventPayloadSchemas } from "./payloads.js";
 
-export type RuntimeEventOf<T extends RuntimeEventType> = RuntimeEventEnvelope & {
-  type: T;
-  payload: RuntimeEventPayloadByType[T];
-};
+type IdField = "threadId" | "turnId" | "itemId" | "requestId";
+
+/** The envelope ids an event type always carries: required in the schema and in the types. */
+export const REQUIRED_IDS = {
+  "thread.started": ["threadId"],
+  "turn.started": ["turnId"],
+  "turn.completed": ["turnId"],
+  "turn.aborted": ["turnId"],
+  "item.started": ["itemId"],
+  "item.updated": ["itemId"],
+  "item.completed": ["itemId"],
+  "content.delta": ["itemId"],
+  "request.opened": ["requestId"],
+  "request.resolved": ["requestId"],
+  "user-input.requested": ["requestId"],
+  "user-input.resolved": ["requestId"],
+} as const satisfies Partial<Record<RuntimeEventType, readonly IdField[]>>;
+type RequiredIds = typeof REQUIRED_IDS;
+
+type RequiredIdsOf<T extends RuntimeEventType> = T extends keyof RequiredIds
+  ? { [K in RequiredIds[T][number]]-?: NonNullable<RuntimeEventEnvelope[K]> }
+  : unknown;
+
+export type RuntimeEventOf<T extends RuntimeEventType> = RuntimeEventEnvelope &
+  RequiredIdsOf<T> & {
+    type: T;
+    payload: RuntimeEventPayloadByType[T];
+  };
 
 /** The canonical V2 event: a discriminated union on `type`. */
 export type RuntimeEvent = { [T in RuntimeEventType]: RuntimeEventOf<T> }[RuntimeEventType];
 
+const requiredIdShape = (type: RuntimeEventType) => {
+  const fields: readonly IdField[] =
+    (REQUIRED_IDS as Partial<Record<RuntimeEventType, readonly IdField[]>>)[type] ?? [];
+  return Object.fromEntries(fields.map((field) => [field, RuntimeEventEnvelope.shape[field].unwrap()]));
+};
+
 const eventSchemaOf = (type: RuntimeEventType) =>
-  RuntimeEventEnvelope.extend({ type: z.literal(type), payload: RuntimeEventPayloadSchemas[type] });
+  RuntimeEventEnvelope.extend({
+    ...requiredIdShape(type),
+    type: z.literal(type).describe(EVENT_TYPE_DESCRIPTIONS[type]),
+    payload: RuntimeEventPayloadSchemas[type],
+  }).describe(EVENT_TYPE_DESCRIPTIONS[type]);
 
 type EventSchema = ReturnType<typeof eventSchemaOf>;
 const [firstSchema, ...otherSchemas] = RUNTIME_EVENT_TYPES.map(eventSchemaOf) as [

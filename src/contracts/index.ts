@@ -3,5 +3,6 @@ export * from "./envelope.js";
 export * from "./event-types.js";
 export * from "./events.js";
 export * from "./ids.js";
+export * from "./item-details.js";
 export * from "./json-schema.js";
 export * from "./payloads.js";

@@ -1,9 +1,7 @@
 import { z } from "zod";
 import {
-  CanonicalItemType,
   CanonicalRequestType,
   ContentStreamKind,
-  ItemStatus,
   PlanStepStatus,
   RuntimeErrorClass,
   SessionState,
@@ -11,6 +9,7 @@ import {
   TurnState,
 } from "./enums.js";
 import { ProviderThreadId, RuntimeTaskId } from "./ids.js";
+import { ItemLifecyclePayload } from "./item-details.js";
 
 /** Token counts in one vocabulary for every provider; absent where the provider does not report them. */
 export const TokenUsage = z.object({
@@ -30,15 +29,6 @@ export const ThreadTokenUsage = z.object({
   modelContextWindow: z.number().nullable().optional(),
 });
 export type ThreadTokenUsage = z.infer<typeof ThreadTokenUsage>;
-
-export const ItemLifecyclePayload = z.object({
-  itemType: CanonicalItemType,
-  status: ItemStatus.optional(),
-  title: z.string().optional(),
-  detail: z.string().optional(),
-  data: z.unknown().optional(),
-});
-export type ItemLifecyclePayload = z.infer<typeof ItemLifecyclePayload>;
 
 export const PlanStep = z.object({ step: z.string(), status: PlanStepStatus });
 export type PlanStep = z.infer<typeof PlanStep>;

@@ -83,9 +83,9 @@ export class DriverSession {
   /** An event of the driver's own making (e.g. a transport error), in sequence with the rest. */
   emitOwn(make: Parameters<BaseMapper["emitOwn"]>[0]): RuntimeEvent | undefined {
     if (this.channel.closed) return undefined;
-    const event = this.mapper.emitOwn(make, this.#clock());
-    this.channel.push(event);
-    return event;
+    const events = this.mapper.emitOwn(make, this.#clock());
+    this.channel.pushAll(events);
+    return events[0];
   }
 
   /** Closes whatever is open, emits `session.exited`, and ends the event stream. Idempotent. */

@@ -5,6 +5,7 @@ import { EventBuilder } from "./event-builder.js";
 import { LifecycleTracker, type TerminationReason } from "./lifecycle-tracker.js";
 import { fixedClock, type MapperOptions, type RuntimeMapper, type SourceName } from "./mapper.js";
 import { mapperErrorEvents } from "./safe-map.js";
+import { StateSemantics } from "./state-semantics.js";
 import type { TranscriptEntry } from "./transcript.js";
 import { mapNonMessageEntry } from "./warnings.js";
 
@@ -17,6 +18,7 @@ export type MessageEntry = Extract<TranscriptEntry, { kind: "message" }>;
 export abstract class BaseMapper implements RuntimeMapper {
   readonly builder: EventBuilder;
   readonly lifecycle: LifecycleTracker;
+  readonly states: StateSemantics;
   protected readonly cap: number;
 
   constructor(
@@ -31,6 +33,7 @@ export abstract class BaseMapper implements RuntimeMapper {
       clock: options.clock ?? fixedClock,
     });
     this.lifecycle = new LifecycleTracker(this.cap);
+    this.states = new StateSemantics(this.cap);
   }
 
   get sessionId(): string {
@@ -59,22 +62,24 @@ export abstract class BaseMapper implements RuntimeMapper {
   /** Closes every open turn, request and item and ends the session (see LifecycleTracker.terminate). */
   terminate(reason: TerminationReason, time?: string): RuntimeEvent[] {
     this.builder.at(time);
-    return this.lifecycle.terminate(this.builder, reason);
+    return this.states.apply(this.builder, this.lifecycle.terminate(this.builder, reason), true);
   }
 
-  /** For drivers: an event that no native record produced (e.g. a transport error), tracked like the rest. */
-  emitOwn(event: (builder: EventBuilder) => RuntimeEvent, time?: string): RuntimeEvent {
+  /**
+   * For drivers: an event that no native record produced (e.g. a transport error), tracked like the rest. The
+   * made event comes first, then the state changes it implies.
+   */
+  emitOwn(event: (builder: EventBuilder) => RuntimeEvent, time?: string): RuntimeEvent[] {
     this.builder.at(time);
-    const made = event(this.builder);
-    this.lifecycle.observe(made);
-    return made;
+    return this.track([event(this.builder)]);
   }
 
   /** The raw record of a message, used when its handler fails. */
   protected abstract rawOf(entry: MessageEntry): RuntimeEventRaw;
   protected abstract mapMessage(entry: MessageEntry): RuntimeEvent[];
 
-  private track(events: RuntimeEvent[]): RuntimeEvent[] {
+  private track(mapped: RuntimeEvent[]): RuntimeEvent[] {
+    const events = this.states.apply(this.builder, mapped);
     for (const event of events) this.lifecycle.observe(event);
     return events;
   }

@@ -111,8 +111,13 @@ describe("BaseMapper", () => {
       ...mapper.map({ kind: "malformed", text: "{x", reason: "bad" }),
       ...mapper.map({ kind: "message", dir: "in", msg: { turn: "t1" }, t: "2026-01-01T00:00:00.000Z" }),
     ];
-    expect(events.map((e) => e.type)).toEqual(["runtime.warning", "runtime.warning", "turn.started"]);
-    expect(events.map((e) => e.sequence)).toEqual([1, 2, 3]);
+    expect(events.map((e) => e.type)).toEqual([
+      "runtime.warning",
+      "runtime.warning",
+      "turn.started",
+      "session.state.changed",
+    ]);
+    expect(events.map((e) => e.sequence)).toEqual([1, 2, 3, 4]);
     expect(events[0]?.raw?.payload).toEqual({ boom: true });
     expect(events[2]?.createdAt).toBe("2026-01-01T00:00:00.000Z");
     for (const event of events) expect(RuntimeEventSchema.safeParse(event).success).toBe(true);
@@ -122,9 +127,15 @@ describe("BaseMapper", () => {
     const mapper = new EchoMapper();
     mapper.map({ kind: "message", dir: "in", msg: { turn: "t1" } });
     const closing = mapper.terminate({ kind: "crash", message: "process exited with code 1" });
-    expect(closing.map((e) => e.type)).toEqual(["runtime.error", "turn.completed", "session.exited"]);
+    expect(closing.map((e) => e.type)).toEqual([
+      "runtime.error",
+      "turn.completed",
+      "session.state.changed",
+      "session.exited",
+    ]);
     expect(closing[1]?.payload).toMatchObject({ state: "failed" });
-    expect(closing[2]?.payload).toMatchObject({ exitKind: "error" });
+    expect(closing[2]?.payload).toEqual({ state: "error" });
+    expect(closing[3]?.payload).toMatchObject({ exitKind: "error" });
     expect(mapper.terminate({ kind: "stop", message: "again" })).toEqual([]);
   });
 });

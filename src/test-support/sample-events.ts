@@ -1,5 +1,5 @@
 import type { RuntimeEventType } from "../contracts/event-types.js";
-import type { RuntimeEvent } from "../contracts/events.js";
+import { REQUIRED_IDS, type RuntimeEvent } from "../contracts/events.js";
 import type { RuntimeEventPayloadByType } from "../contracts/payloads.js";
 
 type Samples = { [T in RuntimeEventType]: RuntimeEventPayloadByType[T] };
@@ -55,6 +55,14 @@ export const SAMPLE_PAYLOADS: Samples = {
   "provider.event": { name: "x" },
 };
 
+/** The envelope ids each type requires (REQUIRED_IDS), with sample values. */
+const SAMPLE_IDS: Partial<Record<RuntimeEventType, Record<string, string>>> = Object.fromEntries(
+  Object.entries(REQUIRED_IDS).map(([type, fields]) => [
+    type,
+    Object.fromEntries(fields.map((field) => [field, `${field.replace("Id", "")}_1`])),
+  ]),
+);
+
 export function sampleEvent<T extends RuntimeEventType>(
   type: T,
   sequence = 1,
@@ -66,6 +74,7 @@ export function sampleEvent<T extends RuntimeEventType>(
     provider: "codex",
     sessionId: "s",
     createdAt: "2026-01-01T00:00:00.000Z",
+    ...SAMPLE_IDS[type],
     type,
     payload: SAMPLE_PAYLOADS[type],
     ...extra,

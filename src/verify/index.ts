@@ -9,5 +9,6 @@ export function verifyEvents(events: Iterable<unknown>): Violation[] {
   const verifier = new StreamVerifier();
   const violations: Violation[] = [];
   for (const event of events) violations.push(...verifier.check(event));
+  violations.push(...verifier.finish());
   return violations;
 }

@@ -1,6 +1,7 @@
 import type { RuntimeEvent } from "../contracts/events.js";
 import { RuntimeEventSchema } from "../contracts/events.js";
 import { BoundedMap } from "../kit/bounded-map.js";
+import { StateRules } from "./state-rules.js";
 import type { Violation, ViolationRule } from "./violations.js";
 
 type Phase = "open" | "closed";
@@ -11,6 +12,7 @@ interface SessionState {
   items: BoundedMap<string, Phase>;
   requests: BoundedMap<string, Phase>;
   threads: BoundedMap<string, true>;
+  states: StateRules;
 }
 
 export interface StreamVerifierOptions {
@@ -53,6 +55,17 @@ export class StreamVerifier {
     }
     this.#count++;
     return this.#checkLifecycle(parsed.data);
+  }
+
+  /** End of the stream: what each session still owes (a state change after its last turn). */
+  finish(): Violation[] {
+    const out: Violation[] = [];
+    for (const [sessionId, session] of this.#sessions.entries()) {
+      session.states.finish((rule, message) =>
+        out.push(this.#violation(rule, session.lastSequence, `session ${sessionId}: ${message}`)),
+      );
+    }
+    return out;
   }
 
   /** A line that is not JSON at all. */
@@ -142,6 +155,7 @@ export class StreamVerifier {
       default:
         break;
     }
+    session.states.check(event, flag);
     return out;
   }
 
@@ -154,6 +168,7 @@ export class StreamVerifier {
         items: new BoundedMap(this.#memory),
         requests: new BoundedMap(this.#memory),
         threads: new BoundedMap(this.#memory),
+        states: new StateRules(this.#memory),
       };
       this.#sessions.set(sessionId, session);
     }

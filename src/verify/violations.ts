@@ -5,7 +5,9 @@ export type ViolationRule =
   | "delta-after-completion"
   | "request-resolved-twice"
   | "turn-completed-twice"
-  | "turn-open-at-exit";
+  | "turn-open-at-exit"
+  | "session-state"
+  | "thread-state";
 
 export interface Violation {
   rule: ViolationRule;

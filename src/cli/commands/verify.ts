@@ -26,6 +26,10 @@ export async function verifyCommand(argv: string[], io: CliIo): Promise<number> 
       io.stdout.write(`${formatViolation(violation)}\n`);
     }
   }
+  for (const violation of verifier.finish()) {
+    violations++;
+    io.stdout.write(`${formatViolation(violation)}\n`);
+  }
   if (verifier.eventCount === 0 && violations === 0) {
     io.stdout.write("no events\n");
     return EXIT_FAILURE;

@@ -1,11 +1,13 @@
 import type { CanonicalItemType, CanonicalRequestType, ContentStreamKind } from "../../contracts/enums.js";
 import type { RuntimeEventRaw } from "../../contracts/envelope.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
-import type { ItemLifecyclePayload, RuntimeEventPayloadByType } from "../../contracts/payloads.js";
+import type { ItemFields } from "../../contracts/item-details.js";
+import type { RuntimeEventPayloadByType } from "../../contracts/payloads.js";
 import { BoundedMap } from "../../kit/bounded-map.js";
 import type { EventBuilder, EventContext, PayloadInput } from "../../kit/event-builder.js";
 import { IdTable } from "../../kit/id-table.js";
 import { mintId } from "../../kit/ids.js";
+import { itemPayload } from "../../kit/item-payload.js";
 import { providerEvent } from "../../kit/warnings.js";
 
 /** One turn as the EventMsg stream shows it; `synthesized` when the stream had no `task_started` for it. */
@@ -44,7 +46,6 @@ interface RequestState {
   isUserInput: boolean;
 }
 
-type ItemFields = Omit<ItemLifecyclePayload, "itemType">;
 type TurnCompleted = RuntimeEventPayloadByType["turn.completed"];
 
 /**
@@ -275,7 +276,7 @@ export class EventMsgCore {
     events.push(
       this.emit(
         type,
-        { itemType: entry.state.itemType, ...fields, ...(status === undefined ? {} : { status }) },
+        itemPayload(entry.state.itemType, { ...fields, ...(status === undefined ? {} : { status }) }),
         raw,
         {
           turnId: entry.state.turnId,
@@ -297,7 +298,7 @@ export class EventMsgCore {
     const open = this.items.get(key);
     if (open === undefined) return this.startItem(key, itemType, raw, fields);
     return [
-      this.emit("item.updated", { itemType: open.state.itemType, ...fields }, raw, {
+      this.emit("item.updated", itemPayload(open.state.itemType, fields), raw, {
         turnId: open.state.turnId,
         itemId: open.id,
         providerRefs: open.state.refs,
@@ -355,7 +356,7 @@ export class EventMsgCore {
     this.items.close(key);
     this.#completed.set(key, true);
     events.push(
-      this.emit("item.completed", { itemType: open.state.itemType, ...fields }, raw, {
+      this.emit("item.completed", itemPayload(open.state.itemType, fields), raw, {
         turnId: open.state.turnId,
         itemId: open.id,
         parentItemId,

@@ -1,5 +1,5 @@
 import type { CanonicalItemType, ItemStatus } from "../../contracts/enums.js";
-import type { ItemLifecyclePayload } from "../../contracts/payloads.js";
+import type { ItemLifecyclePayload } from "../../contracts/item-details.js";
 import { arr, isObject, type JsonObject, str } from "../../kit/guards.js";
 import type { HandlerContext } from "./app-server-state.js";
 

@@ -2,11 +2,8 @@ import type { CanonicalItemType, CanonicalRequestType } from "../../contracts/en
 import type { RuntimeEventRaw } from "../../contracts/envelope.js";
 import type { RuntimeEventType } from "../../contracts/event-types.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
-import type {
-  ItemLifecyclePayload,
-  RuntimeEventPayloadByType,
-  TokenUsage,
-} from "../../contracts/payloads.js";
+import type { ItemLifecyclePayload } from "../../contracts/item-details.js";
+import type { RuntimeEventPayloadByType, TokenUsage } from "../../contracts/payloads.js";
 import { BoundedMap } from "../../kit/bounded-map.js";
 import type { EventBuilder, EventContext, PayloadInput } from "../../kit/event-builder.js";
 import { IdTable } from "../../kit/id-table.js";
