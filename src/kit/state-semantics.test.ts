@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RuntimeEventType } from "../contracts/event-types.js";
-import { RuntimeEventSchema } from "../contracts/events.js";
+import { type RuntimeEvent, RuntimeEventSchema } from "../contracts/events.js";
 import { verifyEvents } from "../verify/index.js";
 import { BaseMapper, type MessageEntry } from "./base-mapper.js";
 import { raw } from "./event-builder.js";
@@ -19,9 +19,13 @@ class ScriptMapper extends BaseMapper {
   protected rawOf(entry: MessageEntry) {
     return raw("acp.notification", entry.msg);
   }
-  protected mapMessage(entry: MessageEntry) {
-    return (entry.msg as Emit[]).map((e) =>
-      this.builder.emit(e.type, (e.payload ?? {}) as never, { ...e.ids, raw: this.rawOf(entry) }),
+  protected mapMessage(entry: MessageEntry): RuntimeEvent[] {
+    return (entry.msg as Emit[]).map(
+      (e) =>
+        this.builder.emit(e.type, (e.payload ?? {}) as never, {
+          ...e.ids,
+          raw: this.rawOf(entry),
+        }) as RuntimeEvent,
     );
   }
 }
