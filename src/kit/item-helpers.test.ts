@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { unwrapShellCommand } from "./shell-command.js";
+import { unifiedDiff } from "./unified-diff.js";
+
+describe("unwrapShellCommand", () => {
+  it("takes a login-shell wrapper off a string or an argv", () => {
+    expect(unwrapShellCommand("/bin/bash -lc 'echo mock-shell-output'")).toEqual({
+      command: "echo mock-shell-output",
+      shell: "/bin/bash -lc",
+    });
+    expect(unwrapShellCommand(["/bin/zsh", "-lc", "ls -la"])).toEqual({
+      command: "ls -la",
+      shell: "/bin/zsh -lc",
+    });
+    expect(unwrapShellCommand(`bash -lc 'echo '\\''hi'\\'''`)).toEqual({
+      command: "echo 'hi'",
+      shell: "bash -lc",
+    });
+    expect(unwrapShellCommand(`sh -c "echo \\"x\\" $HOME"`)).toEqual({
+      command: 'echo "x" $HOME',
+      shell: "sh -c",
+    });
+  });
+
+  it("leaves what is not one wrapped, quoted script as it is", () => {
+    expect(unwrapShellCommand("sh -c echo hi")).toEqual({ command: "sh -c echo hi" });
+    expect(unwrapShellCommand("python -c 'print(1)'")).toEqual({ command: "python -c 'print(1)'" });
+    expect(unwrapShellCommand("bash -lc 'unterminated")).toEqual({ command: "bash -lc 'unterminated" });
+    expect(unwrapShellCommand(["git", "commit", "-m", "a b"])).toEqual({ command: "git commit -m 'a b'" });
+  });
+});
+
+describe("unifiedDiff", () => {
+  it("writes a unified diff from old and new text, /dev/null for an added file", () => {
+    expect(unifiedDiff("/w/a.txt", "a\nb\n", "a\nc\n")).toBe(
+      "--- a/w/a.txt\n+++ b/w/a.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n",
+    );
+    expect(unifiedDiff("n.txt", "", "x\n")?.startsWith("--- /dev/null\n+++ b/n.txt\n")).toBe(true);
+  });
+
+  it("gives up, rather than spend quadratic time, on texts that differ everywhere", () => {
+    const lines = (prefix: string) => Array.from({ length: 5_000 }, (_, i) => `${prefix}${i}`).join("\n");
+    expect(unifiedDiff("big.txt", lines("a"), lines("b"))).toBeUndefined();
+  });
+});

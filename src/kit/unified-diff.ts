@@ -1,0 +1,23 @@
+import { createTwoFilesPatch } from "diff";
+
+/** Past this many changed lines a diff is not computed: its cost grows with the product of the edits. */
+const MAX_EDIT_LENGTH = 2_000;
+
+/**
+ * A unified diff of one file from its old and new text (empty old text: a new file; empty new: a deletion).
+ * Undefined when the texts differ too much to diff cheaply; callers then leave `diff` absent.
+ */
+export function unifiedDiff(path: string, oldText: string, newText: string): string | undefined {
+  const from = oldText.length === 0 ? "/dev/null" : `a/${stripSlash(path)}`;
+  const to = newText.length === 0 ? "/dev/null" : `b/${stripSlash(path)}`;
+  const patch = createTwoFilesPatch(from, to, oldText, newText, undefined, undefined, {
+    maxEditLength: MAX_EDIT_LENGTH,
+  });
+  if (patch === undefined) return undefined;
+  // The first line is the `Index:`-less `===` separator jsdiff writes; hosts expect a patch starting at `---`.
+  return patch.slice(patch.indexOf("---"));
+}
+
+function stripSlash(path: string): string {
+  return path.startsWith("/") ? path.slice(1) : path;
+}
