@@ -192,6 +192,7 @@ export class ThreadProjector {
     else if (event.type === "item.completed") item.status = "completed";
     if (payload.title !== undefined) item.title = payload.title;
     if (payload.detail !== undefined) item.detail = payload.detail;
+    if (payload.details !== undefined) item.details = payload.details;
     if (payload.data !== undefined) item.data = payload.data;
   }
 

@@ -7,6 +7,7 @@ import type {
   ThreadState,
   TurnState,
 } from "../contracts/enums.js";
+import type { ItemDetails } from "../contracts/item-details.js";
 import type { PlanStep, ThreadTokenUsage, TokenUsage } from "../contracts/payloads.js";
 
 export interface TurnView {
@@ -30,6 +31,8 @@ export interface ItemView {
   status: ItemStatus;
   title?: string;
   detail?: string;
+  /** The typed details of the latest item event that carried them: what a UI renders the item from. */
+  details?: ItemDetails;
   /** Assistant, reasoning and plan text, accumulated from deltas. */
   text: string;
   /** Command and file-change output, accumulated from deltas. */

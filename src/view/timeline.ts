@@ -1,4 +1,5 @@
 import type { RuntimeEvent } from "../contracts/events.js";
+import { itemDiffs, itemSummary } from "./item-summary.js";
 
 export interface TimelineOptions {
   color: boolean;
@@ -41,7 +42,20 @@ export class TimelineRenderer {
       this.#pending = { key, head: this.#head(event), text: event.payload.delta };
       return lines;
     }
-    return [...this.flush(), `${this.#head(event)} ${this.#summary(event)}`];
+    const line = `${this.#head(event)} ${this.#summary(event)}`;
+    const diffs = event.type === "item.completed" ? itemDiffs(event.payload) : [];
+    return [...this.flush(), line, ...diffs.map((diff) => this.#indented(diff))];
+  }
+
+  #indented(text: string): string {
+    return text
+      .replace(/\n+$/, "")
+      .split("\n")
+      .map(
+        (line) =>
+          `    ${this.#paint(line.startsWith("+") ? "green" : line.startsWith("-") ? "red" : "dim", line)}`,
+      )
+      .join("\n");
   }
 
   flush(): string[] {
@@ -65,7 +79,7 @@ export class TimelineRenderer {
       case "item.started":
       case "item.updated":
       case "item.completed":
-        return [event.payload.itemType, event.payload.status, event.payload.title]
+        return [event.payload.itemType, event.payload.status, itemSummary(event.payload)]
           .filter(Boolean)
           .join(" · ");
       case "turn.completed":
