@@ -2,6 +2,7 @@ import type { RuntimeEvent } from "../contracts/events.js";
 import {
   emptyThreadView,
   type ItemView,
+  type ItemViewFields,
   type RequestView,
   type ThreadView,
   type TurnView,
@@ -185,7 +186,8 @@ export class ThreadProjector {
     event: Extract<RuntimeEvent, { type: "item.started" | "item.updated" | "item.completed" }>,
   ): void {
     if (event.itemId === undefined) return;
-    const item = this.#item(event.itemId, event);
+    // Type and details change together: written through a loose view of the item (the union cannot be).
+    const item = this.#item(event.itemId, event) as ItemViewFields & { itemType: string; details?: unknown };
     const payload = event.payload;
     item.itemType = payload.itemType;
     if (payload.status !== undefined) item.status = payload.status;
@@ -205,7 +207,7 @@ export class ThreadProjector {
         status: "inProgress",
         text: "",
         output: "",
-      };
+      } as ItemView;
       if (event.turnId !== undefined) {
         item.turnId = event.turnId;
         this.#turn(event.turnId, event.createdAt)?.itemIds.push(itemId);

@@ -7,7 +7,7 @@ import type {
   ThreadState,
   TurnState,
 } from "../contracts/enums.js";
-import type { ItemDetails } from "../contracts/item-details.js";
+import type { ItemDetailsOf } from "../contracts/item-details.js";
 import type { PlanStep, ThreadTokenUsage, TokenUsage } from "../contracts/payloads.js";
 
 export interface TurnView {
@@ -23,22 +23,27 @@ export interface TurnView {
   itemIds: string[];
 }
 
-export interface ItemView {
+export interface ItemViewFields {
   itemId: string;
-  itemType: CanonicalItemType;
   turnId?: string;
   parentItemId?: string;
   status: ItemStatus;
   title?: string;
   detail?: string;
-  /** The typed details of the latest item event that carried them: what a UI renders the item from. */
-  details?: ItemDetails;
   /** Assistant, reasoning and plan text, accumulated from deltas. */
   text: string;
   /** Command and file-change output, accumulated from deltas. */
   output: string;
   data?: unknown;
 }
+
+/**
+ * One item of the thread, a discriminated union on `itemType`: `details` is typed by it (the details of the
+ * latest item event that carried them), so a UI renders every item from `details` alone.
+ */
+export type ItemView = {
+  [T in CanonicalItemType]: ItemViewFields & { itemType: T; details?: ItemDetailsOf<T> };
+}[CanonicalItemType];
 
 export interface RequestView {
   requestId: string;

@@ -2,7 +2,13 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
-import { EDIT_FILE_NAME, SCENARIO_PROMPTS, SHELL_MARKER_OUTPUT } from "../../src/mock-model/index.js";
+import {
+  EDIT_FILE_CONTENT,
+  EDIT_FILE_NAME,
+  SCENARIO_PROMPTS,
+  SHELL_COMMAND,
+  SHELL_MARKER_OUTPUT,
+} from "../../src/mock-model/index.js";
 import { verifyEvents } from "../../src/verify/index.js";
 import { assistantDeltas, type ScenarioRun, type ScenarioScript } from "./harness.js";
 
@@ -28,6 +34,8 @@ export type Support =
       withoutApproval?: boolean;
       /** The program may not report a tool's end: the item then fails at turn end, without output. */
       toolEndMayBeMissing?: boolean;
+      /** Detail fields the provider does not report for this concept, each with the reason: asserted absent. */
+      absent?: Partial<Record<"exitCode" | "diff", string>>;
     }
   | { supported: false; why: string };
 
@@ -62,6 +70,24 @@ export function checkCommonRules(run: ScenarioRun): void {
   ).toEqual([...opened].sort());
   for (const error of of(run.events, "runtime.error")) expect(error.payload.class).toBeDefined();
   expect(run.events.at(-1)?.type).toBe("session.exited");
+  // DESIGN §2 state semantics: after every turn the session is ready and the thread idle (verify checks the order)
+  expect(sessionStates(run).at(-1)).toBe("ready");
+}
+
+/**
+ * The session states from the first turn on, consecutive repeats collapsed, the exit's stopped/error left off:
+ * the same sequence for every provider for the same scenario.
+ */
+export function sessionStates(run: ScenarioRun): string[] {
+  const first = run.events.findIndex((e) => e.type === "turn.started");
+  const states: string[] = [];
+  for (const event of run.events.slice(first)) {
+    if (event.type !== "session.state.changed") continue;
+    const state = event.payload.state;
+    if (state === "stopped" || state === "error") continue;
+    if (states.at(-1) !== state) states.push(state);
+  }
+  return states;
 }
 
 const completedItems = (run: ScenarioRun, itemType: string) =>
@@ -71,6 +97,7 @@ export const CHECKS: Record<Concept, (run: ScenarioRun, support: Support) => voi
   text(run) {
     expect(assistantDeltas(run.events)).toContain("mock final answer: text");
     expect(run.view.turns.map((t) => t.state)).toEqual(["completed"]);
+    expect(sessionStates(run)).toEqual(["running", "ready"]);
   },
   reasoning(run) {
     const reasoning = run.view.items.filter((item) => item.itemType === "reasoning");
@@ -81,8 +108,15 @@ export const CHECKS: Record<Concept, (run: ScenarioRun, support: Support) => voi
     const commands = completedItems(run, "command_execution");
     expect(commands).toHaveLength(1);
     const item = commands[0];
-    // the same place for every provider: the command line as the title, the output as command_output deltas
-    expect(item?.title).toContain(`echo ${SHELL_MARKER_OUTPUT}`);
+    // the same place for every provider: the command as the agent wrote it (no shell wrapper) in details and
+    // title, the output as command_output deltas, the exit code where the provider reports one
+    expect(item?.title).toBe(SHELL_COMMAND);
+    const details = item?.itemType === "command_execution" ? item.details : undefined;
+    expect(details).toMatchObject({ command: SHELL_COMMAND });
+    const absent = support.supported ? support.absent : undefined;
+    if (absent?.exitCode !== undefined || item?.status === "failed")
+      expect(details).not.toHaveProperty("exitCode");
+    else expect(details).toHaveProperty("exitCode", 0);
     if (support.supported && support.toolEndMayBeMissing && item?.status === "failed") {
       expect(item.detail).toMatch(/turn ended before the tool call did/);
     } else {
@@ -93,13 +127,26 @@ export const CHECKS: Record<Concept, (run: ScenarioRun, support: Support) => voi
     if (support.supported && support.withoutApproval !== true) {
       expect(approvals).toHaveLength(1);
       expect(approvals[0]).toMatchObject({ status: "resolved", decision: "accept" });
+      expect(sessionStates(run)).toEqual(["running", "waiting", "running", "ready"]);
     } else {
       expect(approvals).toEqual([]);
+      expect(sessionStates(run)).toEqual(["running", "ready"]);
     }
   },
-  "file edit"(run) {
-    expect(completedItems(run, "file_change").length).toBeGreaterThanOrEqual(1);
+  "file edit"(run, support) {
+    const edits = completedItems(run, "file_change");
+    expect(edits.length).toBeGreaterThanOrEqual(1);
     expect(existsSync(join(run.cwd, EDIT_FILE_NAME))).toBe(true);
+    // the same path and kind for every provider: the mock's edit creates the file
+    const changes = edits.flatMap((item) =>
+      item.itemType === "file_change" ? (item.details?.changes ?? []) : [],
+    );
+    const change = changes.find((c) => c.path.endsWith(EDIT_FILE_NAME));
+    expect(change).toMatchObject({ kind: "add" });
+    const absent = support.supported ? support.absent : undefined;
+    if (absent?.diff !== undefined) expect(change).not.toHaveProperty("diff");
+    else expect(change?.diff).toContain(`+${EDIT_FILE_CONTENT}`);
+    expect(sessionStates(run)[0]).toBe("running");
   },
   plan(run, support) {
     const plans = of(run.events, "turn.plan.updated");
@@ -124,6 +171,9 @@ export const CHECKS: Record<Concept, (run: ScenarioRun, support: Support) => voi
       return;
     }
     expect(spawners.length).toBeGreaterThanOrEqual(1);
+    const spawner = spawners[0];
+    const details = spawner?.itemType === "collab_agent_tool_call" ? spawner.details : undefined;
+    expect(details?.prompt?.length ?? 0).toBeGreaterThan(0);
     const parents = new Set(spawners.map((item) => item.itemId));
     expect(
       run.view.items.some((item) => item.parentItemId !== undefined && parents.has(item.parentItemId)),
@@ -135,6 +185,7 @@ export const CHECKS: Record<Concept, (run: ScenarioRun, support: Support) => voi
   },
   "multi-turn"(run) {
     expect(run.view.turns.map((t) => t.state)).toEqual(["completed", "completed"]);
+    expect(sessionStates(run)).toEqual(["running", "ready", "running", "ready"]);
     const turnEvents = run.events.filter((e) => e.type.startsWith("turn.") && e.threadId !== undefined);
     expect(new Set(turnEvents.map((e) => e.threadId)).size).toBe(1);
   },
