@@ -47,9 +47,11 @@ export abstract class BaseMapper implements RuntimeMapper {
     this.builder.at(message.t);
     // A plain try/catch: closures per record were a measurable share of the mapping garbage.
     let events: RuntimeEvent[];
+    const before = this.builder.sequence;
     try {
       events = this.mapMessage(message);
     } catch (error) {
+      this.builder.rewind(before);
       events = mapperErrorEvents(this.builder, this.rawOf(message), error);
     }
     return this.track(events);

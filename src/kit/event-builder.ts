@@ -55,6 +55,14 @@ export class EventBuilder {
     return this.#sequence;
   }
 
+  /**
+   * Takes back the events minted after `sequence`: a handler that threw had minted them, and they are dropped
+   * with its partial output, so the sequence must not skip them.
+   */
+  rewind(sequence: number): void {
+    if (sequence >= 0 && sequence < this.#sequence) this.#sequence = sequence;
+  }
+
   /** Sets the time of the record being mapped (a transcript timestamp); undefined falls back to the clock. */
   at(time: string | undefined): void {
     this.#time = time;
