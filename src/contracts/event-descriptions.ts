@@ -1,12 +1,15 @@
 import type { RuntimeEventType } from "./event-types.js";
 
-/** One sentence per event type: carried into the JSON Schema, the `.d.ts` and docs/events.md. */
+/**
+ * One sentence per event type: carried into the JSON Schema and docs/events.md. (A zod description is runtime
+ * metadata; the emitted `.d.ts` does not carry it.)
+ */
 export const EVENT_TYPE_DESCRIPTIONS: Record<RuntimeEventType, string> = {
   "session.started": "The agent program was started (or resumed) for this session.",
   "session.configured": "The session's configuration as the provider reports it (model, cwd, tools, …).",
   "session.state.changed":
     "The session's state: starting at spawn, ready after the handshake and after every turn, running during a turn, waiting while a request awaits the host, stopped at exit, error on a fatal failure.",
-  "session.exited": "The session ended; always the last event of a session.",
+  "session.exited": "The session ended; no event of the session follows it.",
   "thread.started": "A conversation thread began (the main thread or a subagent's).",
   "thread.state.changed": "The thread's state: active while a turn runs, idle when it has ended.",
   "thread.metadata.updated": "The thread's name or metadata changed (e.g. a generated title).",
@@ -27,10 +30,10 @@ export const EVENT_TYPE_DESCRIPTIONS: Record<RuntimeEventType, string> = {
   "item.completed": "The item ended, with its final details and status.",
   "content.delta": "A piece of streamed content of an item (assistant text, reasoning, command output, …).",
   "request.opened":
-    "The agent asks the host for a decision (an approval, a capability call); answer it with respond().",
+    "The agent asks the host for a decision (an approval, a capability call); answer it with `respond()`.",
   "request.resolved":
-    "The request was answered, or cancelled when the session stopped; always follows request.opened.",
-  "user-input.requested": "The agent asks the user questions; the answers go back with respond().",
+    "The request was answered, or cancelled when the session stopped; always follows `request.opened`.",
+  "user-input.requested": "The agent asks the user questions; the answers go back with `respond()`.",
   "user-input.resolved": "The questions were answered (or cancelled).",
   "task.started": "A background task or subagent task began.",
   "task.progress": "Progress of a background task.",
@@ -50,9 +53,9 @@ export const EVENT_TYPE_DESCRIPTIONS: Record<RuntimeEventType, string> = {
   "deprecation.notice": "The provider announced a deprecation.",
   "files.persisted": "Files the provider saved (uploaded) for the session.",
   "runtime.warning":
-    "Something a user should see that did not stop the session: unknown native input (possible protocol drift), malformed input, platform warnings. Carries the native record in raw.",
+    "Something a user should see that did not stop the session: unknown native input (possible protocol drift), malformed input, platform warnings. Carries the native record in `raw`.",
   "runtime.error":
-    "An error with a class (provider, transport, permission, validation); a failed turn follows.",
+    "An error with a class (provider, transport, permission, validation); where it ends the turn, a failed `turn.completed` follows.",
   "provider.event":
     "Extension: a known native message that no canonical family fits (e.g. a reply to a utility request). Not a warning.",
 };

@@ -33,7 +33,11 @@ export type FileChangeKind = z.infer<typeof FileChangeKind>;
 
 export const FileChange = z
   .object({
-    path: z.string().describe("The file's path as the provider gave it (absolute where the provider is)."),
+    path: z
+      .string()
+      .describe(
+        "The file's path as the provider gave it (absolute or relative to the cwd, as the provider has it).",
+      ),
     kind: FileChangeKind,
     movePath: z.string().optional().describe("For `move`: the path the file moved to."),
     diff: z
