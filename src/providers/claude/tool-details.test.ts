@@ -262,6 +262,52 @@ describe("claude tool details", () => {
     });
   });
 
+  it("a result whose call never came: tool `unknown`, its result, no arguments; cut input JSON gives none", () => {
+    const orphan = replay(
+      [
+        message({
+          type: "user",
+          uuid: "u",
+          message: {
+            role: "user",
+            content: [{ type: "tool_result", tool_use_id: "toolu_9", content: "out" }],
+          },
+        }),
+      ],
+      "t",
+    ).filter((e) => e.type.startsWith("item."));
+    expect(orphan.map((e) => e.type)).toEqual(["item.started", "item.completed"]);
+    expect(orphan[1]?.payload).toHaveProperty("details");
+    expect((orphan[1]?.payload as { details?: unknown } | undefined)?.details).toEqual({
+      tool: "unknown",
+      result: "out",
+    });
+    const stream = (event: Record<string, unknown>) => message({ type: "stream_event", uuid: "e", event });
+    const cut = replay(
+      [
+        stream({ type: "message_start", message: { id: "m1" } }),
+        stream({
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "tool_use", id: "toolu_1", name: "Read", input: {} },
+        }),
+        stream({
+          type: "content_block_delta",
+          index: 0,
+          delta: { type: "input_json_delta", partial_json: '{"file_' },
+        }),
+        stream({ type: "content_block_stop", index: 0 }),
+      ],
+      "t",
+    );
+    const updated = cut.find((e) => e.type === "item.updated");
+    expect(updated?.payload).toMatchObject({ data: { input: { partialJson: '{"file_' } } });
+    expect((updated?.payload as { details?: unknown } | undefined)?.details).toEqual({
+      tool: "Read",
+      kind: "read",
+    });
+  });
+
   it("any other tool: a dynamic call with its name and input, no kind", () => {
     const { completed } = payloads(call(tool("Skill", { skill: "verify" }), { content: "done" }));
     expect(completed?.details).toEqual({ tool: "Skill", arguments: { skill: "verify" }, result: "done" });

@@ -51,9 +51,12 @@ export function finalizeToolInput(
   const entry = ctx.state.tools.get(key(toolUseId));
   if (entry === undefined || entry.state.inputFinal) return [];
   const tool = entry.state;
-  tool.input = snapshotInput ?? parseInput(tool.inputJson);
+  const parsed = snapshotInput === undefined ? parseInput(tool.inputJson) : undefined;
+  tool.input = snapshotInput ?? (parsed === undefined ? { partialJson: tool.inputJson } : parsed.value);
   tool.inputFinal = true;
-  setDetails(tool, detailsFromInput(tool, tool.input));
+  // Input JSON that does not parse is kept in `data` as it came; the details then know only the tool's name.
+  const known = snapshotInput !== undefined || parsed !== undefined;
+  setDetails(tool, known ? detailsFromInput(tool, tool.input) : detailsFromName(tool));
   return [emit(ctx, "item.updated", toolPayload(tool, "inProgress"), toolIds(entry.id, toolUseId, tool))];
 }
 
@@ -75,7 +78,10 @@ export function completeToolFromResultBlock(
   if (!ctx.state.tools.isOpen(key(toolUseId))) {
     if (ctx.state.finishedTools.has(toolUseId)) return [];
     // A result whose call we never saw (e.g. a subagent's internal tool): still an item, so the output is kept.
-    events.push(...startToolItem(ctx, toolUseId, "unknown", "tool_use", {}, undefined));
+    // Its name and input are unknown: details name the tool "unknown" and give no arguments.
+    events.push(...startToolItem(ctx, toolUseId, "unknown", "tool_use", undefined, undefined));
+    const orphan = ctx.state.tools.get(key(toolUseId));
+    if (orphan !== undefined) orphan.state.inputFinal = true;
   }
   const entry = ctx.state.tools.get(key(toolUseId));
   if (entry === undefined) return events;
@@ -136,12 +142,13 @@ export function toolItemIdOf(ctx: ClaudeContext, toolUseId: string): string {
   return toolItemId(ctx.state, toolUseId);
 }
 
-function parseInput(json: string): unknown {
-  if (json.trim().length === 0) return {};
+/** The streamed input JSON, parsed; undefined when it does not parse (a cut stream). */
+function parseInput(json: string): { value: unknown } | undefined {
+  if (json.trim().length === 0) return { value: {} };
   try {
-    return JSON.parse(json) as unknown;
+    return { value: JSON.parse(json) as unknown };
   } catch {
-    return { partialJson: json };
+    return undefined;
   }
 }
 
