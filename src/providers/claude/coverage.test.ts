@@ -49,9 +49,13 @@ describe("claude-sdk coverage", () => {
         { kind: "message", dir: "in", msg },
       ]).slice(before);
       expect(events.length, kind).toBeGreaterThan(0);
+      // Besides its row: the turn it may open, and the session/thread states the kit's state semantics put
+      // around turns and requests (DESIGN §2), which no row declares.
       const declared = new Set([
         ...(CLAUDE_IN_KINDS[kind]?.yields ?? []),
         "turn.started",
+        "session.state.changed",
+        "thread.state.changed",
         "runtime.warning",
         "provider.event",
       ]);

@@ -50,7 +50,7 @@ export const CLAUDE_IN_KINDS: Record<string, KindRow> = {
     group: "message",
     yields: ["item.started", "item.completed", "content.delta", "turn.plan.updated"],
     handle: mapUserMessage,
-    note: "tool_result → tool item.completed with data.output (Bash also content.delta command_output); text → user_message item (isReplay included); parent_tool_use_id → parentItemId",
+    note: "tool_result → tool item.completed with data.output and details (result or error; file diffs from tool_use_result.structuredPatch, Write create/update) (Bash also content.delta command_output); text → user_message item with details.text (isReplay included); parent_tool_use_id → parentItemId",
   },
   stream_event: {
     group: "message",

@@ -1,4 +1,5 @@
 import type { CanonicalItemType, CanonicalRequestType, PlanStepStatus } from "../../contracts/enums.js";
+import type { ItemDetails } from "../../contracts/item-details.js";
 import { BoundedMap } from "../../kit/bounded-map.js";
 import { IdTable } from "../../kit/id-table.js";
 
@@ -25,6 +26,10 @@ export interface ToolState {
   inputJson: string;
   input: unknown;
   inputFinal: boolean;
+  /** The item's details as the name, then the complete input, tell them (see tool-details.ts). */
+  details?: ItemDetails;
+  /** An `mcp_tool_use` block's server (Claude Code's own MCP tools name theirs in the tool name). */
+  serverName?: string;
   parentItemId?: string;
   /** The host declined (or the session cancelled) its permission request. */
   declined: boolean;

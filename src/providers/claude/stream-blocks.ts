@@ -116,7 +116,8 @@ function startBlock(ctx: ClaudeContext, scope: string, event: JsonObject): Runti
       ...(parentItemId === undefined ? {} : { parentItemId }),
     });
     const input = isObject(block.input) && Object.keys(block.input).length > 0 ? block.input : undefined;
-    return startToolItem(ctx, toolUseId, str(block.name) ?? type, type, input, parentItemId);
+    const name = str(block.name) ?? type;
+    return startToolItem(ctx, toolUseId, name, type, input, parentItemId, str(block.server_name));
   }
   if (isToolResultBlock(type)) return completeToolFromResultBlock(ctx, block);
   if (QUIET_BLOCKS.has(type)) return [];
@@ -180,8 +181,11 @@ export function mapAssistantSnapshot(ctx: ClaudeContext): RuntimeEvent[] {
     const type = str(block.type);
     if (type === "text")
       events.push(...reconcileText(ctx, scope, messageId, "text", str(block.text) ?? "", position));
-    else if (type === "thinking" || type === "redacted_thinking")
+    else if (type === "thinking")
       events.push(...reconcileText(ctx, scope, messageId, "thinking", str(block.thinking) ?? "", position));
+    // Redacted thinking carries no text: it completes its item, with no whole text to give.
+    else if (type === "redacted_thinking")
+      events.push(...reconcileText(ctx, scope, messageId, "thinking", "", position, false));
     else if (type !== undefined && TOOL_BLOCKS.has(type)) events.push(...reconcileTool(ctx, block, type));
     else if (isToolResultBlock(type)) events.push(...completeToolFromResultBlock(ctx, block));
   });
@@ -199,14 +203,18 @@ function reconcileText(
   kind: "text" | "thinking",
   text: string,
   position: number,
+  whole = true,
 ): RuntimeEvent[] {
+  const snapshot = whole ? text : undefined;
   const open = (ctx.state.messageBlocks.get(`${scope}|${messageId}`) ?? []).filter(
     (block) => block.kind === kind && !block.completed,
   );
   const match = open.find((block) => text.startsWith(block.text));
   if (match !== undefined) {
     const tail = text.slice(match.text.length);
-    return [...(tail.length > 0 ? appendText(ctx, match, tail) : []), completeBlock(ctx, match, "completed")];
+    const events = tail.length > 0 ? appendText(ctx, match, tail) : [];
+    events.push(completeBlock(ctx, match, "completed", undefined, snapshot));
+    return events;
   }
   const diverged = open[0];
   if (diverged !== undefined) {
@@ -220,7 +228,7 @@ function reconcileText(
         },
         blockIds(diverged),
       ),
-      completeBlock(ctx, diverged, "completed", text),
+      completeBlock(ctx, diverged, "completed", text, snapshot),
     ];
   }
   // Not streamed (no partial messages, or a subagent's forwarded text): the snapshot is the whole item.
@@ -241,7 +249,7 @@ function reconcileText(
     emit(ctx, "item.started", { itemType: TEXT_KINDS[kind], status: "inProgress" }, blockIds(block)),
   ];
   if (text.length > 0) events.push(...appendText(ctx, block, text));
-  events.push(completeBlock(ctx, block, "completed"));
+  events.push(completeBlock(ctx, block, "completed", undefined, snapshot));
   return events;
 }
 
@@ -249,7 +257,9 @@ function reconcileTool(ctx: ClaudeContext, block: JsonObject, type: string): Run
   const toolUseId = idKey(block.id);
   if (toolUseId === undefined) return [malformed(ctx, `${type} block without an id`)];
   const input = isObject(block.input) ? block.input : undefined;
-  const started = startToolItem(ctx, toolUseId, str(block.name) ?? type, type, input, parentItemIdOf(ctx));
+  const name = str(block.name) ?? type;
+  const parentItemId = parentItemIdOf(ctx);
+  const started = startToolItem(ctx, toolUseId, name, type, input, parentItemId, str(block.server_name));
   return started.length > 0 ? started : finalizeToolInput(ctx, toolUseId, input);
 }
 
@@ -266,11 +276,14 @@ function completeBlock(
   block: StreamBlock,
   status: "completed" | "failed",
   finalText?: string,
+  snapshotText?: string,
 ): RuntimeEvent {
   block.completed = true;
   const itemType = block.kind === "text" ? "assistant_message" : "reasoning";
   const text = finalText ?? block.text;
-  return emit(ctx, "item.completed", { itemType, status, data: { text } }, blockIds(block));
+  // details.text only from a whole-text snapshot; a block closed without one has only its streamed deltas.
+  const details = snapshotText === undefined ? {} : { details: { text: snapshotText } };
+  return emit(ctx, "item.completed", { itemType, status, ...details, data: { text } }, blockIds(block));
 }
 
 /** Blocks of the scope's previous message that stopped without a snapshot complete with what was streamed. */

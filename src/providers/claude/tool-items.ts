@@ -1,12 +1,17 @@
 /**
  * Tool calls as items: started by their `tool_use` block (streamed or snapshot), input completed at the block's
- * stop, and completed when the `user` message's `tool_result` arrives, with the output in `data.output`.
+ * stop, and completed when the `user` message's `tool_result` arrives, with the output in `data.output`. Each
+ * event carries the item's `details` as far as they are known then (tool-details.ts).
  */
+import type { ItemStatus } from "../../contracts/enums.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
+import type { ItemDetails } from "../../contracts/item-details.js";
 import { arr, asObject, idKey, isObject, type JsonObject, str } from "../../kit/guards.js";
+import { itemPayload } from "../../kit/item-payload.js";
 import { type ClaudeContext, emit, toolItemId } from "./context.js";
 import { planUpdateFor } from "./plan.js";
 import type { ToolState } from "./state.js";
+import { detailsFromInput, detailsFromName, detailsFromResult, titleOf } from "./tool-details.js";
 import { itemTypeOfTool } from "./tool-kinds.js";
 
 const key = (toolUseId: string): string => `tool:${toolUseId}`;
@@ -18,6 +23,7 @@ export function startToolItem(
   blockType: string,
   input: Record<string, unknown> | undefined,
   parentItemId: string | undefined,
+  serverName?: string,
 ): RuntimeEvent[] {
   const { state } = ctx;
   if (state.tools.isOpen(key(toolUseId)) || state.finishedTools.has(toolUseId)) return [];
@@ -28,22 +34,12 @@ export function startToolItem(
     input: input ?? {},
     inputFinal: input !== undefined,
     declined: false,
+    ...(serverName === undefined ? {} : { serverName }),
     ...(parentItemId === undefined ? {} : { parentItemId }),
   };
+  setDetails(tool, input === undefined ? detailsFromName(tool) : detailsFromInput(tool, input));
   const { entry } = state.tools.open(key(toolUseId), tool);
-  return [
-    emit(
-      ctx,
-      "item.started",
-      {
-        itemType: tool.itemType,
-        status: "inProgress",
-        title: toolTitle(tool),
-        data: { toolName, input: tool.input },
-      },
-      toolIds(entry.id, toolUseId, tool),
-    ),
-  ];
+  return [emit(ctx, "item.started", toolPayload(tool, "inProgress"), toolIds(entry.id, toolUseId, tool))];
 }
 
 /** The tool's input is complete (block stop, or the snapshot): item.updated with it, once. */
@@ -55,21 +51,13 @@ export function finalizeToolInput(
   const entry = ctx.state.tools.get(key(toolUseId));
   if (entry === undefined || entry.state.inputFinal) return [];
   const tool = entry.state;
-  tool.input = snapshotInput ?? parseInput(tool.inputJson);
+  const parsed = snapshotInput === undefined ? parseInput(tool.inputJson) : undefined;
+  tool.input = snapshotInput ?? (parsed === undefined ? { partialJson: tool.inputJson } : parsed.value);
   tool.inputFinal = true;
-  return [
-    emit(
-      ctx,
-      "item.updated",
-      {
-        itemType: tool.itemType,
-        status: "inProgress",
-        title: toolTitle(tool),
-        data: { toolName: tool.toolName, input: tool.input },
-      },
-      toolIds(entry.id, toolUseId, tool),
-    ),
-  ];
+  // Input JSON that does not parse is kept in `data` as it came; the details then know only the tool's name.
+  const known = snapshotInput !== undefined || parsed !== undefined;
+  setDetails(tool, known ? detailsFromInput(tool, tool.input) : detailsFromName(tool));
+  return [emit(ctx, "item.updated", toolPayload(tool, "inProgress"), toolIds(entry.id, toolUseId, tool))];
 }
 
 /** A `tool_result` block of a `user` message (or a server tool's result block): the tool item completes. */
@@ -90,7 +78,10 @@ export function completeToolFromResultBlock(
   if (!ctx.state.tools.isOpen(key(toolUseId))) {
     if (ctx.state.finishedTools.has(toolUseId)) return [];
     // A result whose call we never saw (e.g. a subagent's internal tool): still an item, so the output is kept.
-    events.push(...startToolItem(ctx, toolUseId, "unknown", "tool_use", {}, undefined));
+    // Its name and input are unknown: details name the tool "unknown" and give no arguments.
+    events.push(...startToolItem(ctx, toolUseId, "unknown", "tool_use", undefined, undefined));
+    const orphan = ctx.state.tools.get(key(toolUseId));
+    if (orphan !== undefined) orphan.state.inputFinal = true;
   }
   const entry = ctx.state.tools.get(key(toolUseId));
   if (entry === undefined) return events;
@@ -105,9 +96,8 @@ export function completeToolFromResultBlock(
   const status = tool.declined ? "declined" : isError ? "failed" : "completed";
   const data: Record<string, unknown> = { toolName: tool.toolName, input: tool.input, output, isError };
   if (toolUseResult !== undefined) data.result = toolUseResult;
-  events.push(
-    emit(ctx, "item.completed", { itemType: tool.itemType, status, title: toolTitle(tool), data }, ids),
-  );
+  setDetails(tool, detailsFromResult(tool, block, output, toolUseResult));
+  events.push(emit(ctx, "item.completed", toolPayload(tool, status, data), ids));
   ctx.state.tools.close(key(toolUseId));
   ctx.state.finishedTools.set(toolUseId, true);
   return events;
@@ -130,13 +120,7 @@ export function abandonOpenTools(ctx: ClaudeContext, reason: string): RuntimeEve
       emit(
         ctx,
         "item.completed",
-        {
-          itemType: tool.itemType,
-          status: tool.declined ? "declined" : "failed",
-          title: toolTitle(tool),
-          detail: reason,
-          data: { toolName: tool.toolName, input: tool.input },
-        },
+        { ...toolPayload(tool, tool.declined ? "declined" : "failed"), detail: reason },
         toolIds(entry.id, toolUseId, tool),
       ),
     );
@@ -158,12 +142,13 @@ export function toolItemIdOf(ctx: ClaudeContext, toolUseId: string): string {
   return toolItemId(ctx.state, toolUseId);
 }
 
-function parseInput(json: string): unknown {
-  if (json.trim().length === 0) return {};
+/** The streamed input JSON, parsed; undefined when it does not parse (a cut stream). */
+function parseInput(json: string): { value: unknown } | undefined {
+  if (json.trim().length === 0) return { value: {} };
   try {
-    return JSON.parse(json) as unknown;
+    return { value: JSON.parse(json) as unknown };
   } catch {
-    return { partialJson: json };
+    return undefined;
   }
 }
 
@@ -185,15 +170,17 @@ export function toolUseResultOf(msg: JsonObject): unknown {
   return asObject(msg)?.tool_use_result;
 }
 
-/** What a UI shows for a tool item: the command line of a shell call, the file of an edit, else the tool's name. */
-function toolTitle(tool: ToolState): string {
-  const field =
-    tool.itemType === "command_execution"
-      ? "command"
-      : tool.itemType === "file_change"
-        ? "file_path"
-        : undefined;
-  const input = isObject(tool.input) ? tool.input : undefined;
-  const value = field === undefined ? undefined : input?.[field];
-  return typeof value === "string" && value.length > 0 ? value : tool.toolName;
+/** An item payload of the tool in its current state; `data` is the native call (and its result, at the end). */
+function toolPayload(tool: ToolState, status: ItemStatus, data?: Record<string, unknown>) {
+  return itemPayload(tool.itemType, {
+    status,
+    title: titleOf(tool),
+    ...(tool.details === undefined ? {} : { details: tool.details }),
+    data: data ?? { toolName: tool.toolName, input: tool.input },
+  });
+}
+
+function setDetails(tool: ToolState, details: ItemDetails | undefined): void {
+  if (details === undefined) delete tool.details;
+  else tool.details = details;
 }

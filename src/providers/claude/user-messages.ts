@@ -52,9 +52,11 @@ function userMessageItem(ctx: ClaudeContext, text: string): RuntimeEvent[] {
     ...(ctx.msg.isSynthetic === true ? { synthetic: true } : {}),
     ...(ctx.msg.isReplay === true ? { replay: true } : {}),
   };
+  // The message's content is its whole text, known from the start.
+  const details = { text };
   return [
-    emit(ctx, "item.started", { itemType: "user_message", status: "inProgress" }, ids),
-    emit(ctx, "item.completed", { itemType: "user_message", status: "completed", data }, ids),
+    emit(ctx, "item.started", { itemType: "user_message", status: "inProgress", details }, ids),
+    emit(ctx, "item.completed", { itemType: "user_message", status: "completed", details, data }, ids),
   ];
 }
 
