@@ -10,6 +10,7 @@ import { type MockModelServer, type ScriptOverride, startMockModel } from "../..
 import { isAlive } from "../../test-support/process.js";
 import { verifyEvents } from "../../verify/index.js";
 import { type CodexSdkDriverOptions, createCodexSdkDriver } from "./driver.js";
+import { stateContradictions } from "./fixture-checks.js";
 import { replayCodexSdkTranscript } from "./replay.js";
 import { EventCollector, runTurns } from "./session-runner.js";
 
@@ -73,6 +74,9 @@ function wrapper(name: string, before: string): { path: string; pidFile: string 
 function expectClean(events: RuntimeEvent[]): void {
   for (const event of events) RuntimeEventSchema.parse(event);
   expect(verifyEvents(events)).toEqual([]);
+  // Nothing the driver or the mapper emits contradicts the kit's ready/idle after a turn (e.g. a starting or
+  // active when the next exec run begins).
+  expect(stateContradictions(events)).toEqual([]);
   expect(events.at(-1)?.type).toBe("session.exited");
   const started = events.filter((e) => e.type === "turn.started").length;
   expect(events.filter((e) => e.type === "turn.completed").length).toBe(started);
@@ -97,6 +101,13 @@ describe("codex-sdk driver with the real codex exec", () => {
       .join("");
     expect(output).toContain("mock-shell-output");
     expect(JSON.stringify(command?.payload)).toMatch(/"aggregatedOutput":"mock-shell-output/);
+    // exec reports no cwd or duration: details has the unwrapped command, its shell and the exit code only.
+    expect(command?.type === "item.completed" && command.payload.details).toEqual({
+      command: "echo mock-shell-output",
+      shell: "/bin/bash -lc",
+      exitCode: 0,
+    });
+    expect(command?.type === "item.completed" && command.payload.title).toBe("echo mock-shell-output");
     const turn = events.find((e) => e.type === "turn.completed");
     expect(turn?.type === "turn.completed" && turn.payload.state).toBe("completed");
     const text = events
