@@ -6,10 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { RuntimeEventSchema } from "../../contracts/events.js";
 import { UnknownRequestError } from "../../drivers/types.js";
-import { type MockModelServer, type ScriptOverride, startMockModel } from "../../mock-model/index.js";
+import {
+  type MockModelServer,
+  type ScriptOverride,
+  SHELL_COMMAND,
+  startMockModel,
+} from "../../mock-model/index.js";
 import { isAlive } from "../../test-support/process.js";
 import { verifyEvents } from "../../verify/index.js";
 import { type CodexSdkDriverOptions, createCodexSdkDriver } from "./driver.js";
+import { stateContradictions } from "./fixture-checks.js";
 import { replayCodexSdkTranscript } from "./replay.js";
 import { EventCollector, runTurns } from "./session-runner.js";
 
@@ -73,6 +79,9 @@ function wrapper(name: string, before: string): { path: string; pidFile: string 
 function expectClean(events: RuntimeEvent[]): void {
   for (const event of events) RuntimeEventSchema.parse(event);
   expect(verifyEvents(events)).toEqual([]);
+  // Nothing the driver or the mapper emits contradicts the kit's ready/idle after a turn (e.g. a starting or
+  // active when the next exec run begins).
+  expect(stateContradictions(events)).toEqual([]);
   expect(events.at(-1)?.type).toBe("session.exited");
   const started = events.filter((e) => e.type === "turn.started").length;
   expect(events.filter((e) => e.type === "turn.completed").length).toBe(started);
@@ -97,6 +106,14 @@ describe("codex-sdk driver with the real codex exec", () => {
       .join("");
     expect(output).toContain("mock-shell-output");
     expect(JSON.stringify(command?.payload)).toMatch(/"aggregatedOutput":"mock-shell-output/);
+    // exec reports no cwd or duration: details has the unwrapped command (the mock's, as the model wrote it;
+    // the recorded fixture predates its `| tee`), its shell and the exit code only.
+    expect(command?.type === "item.completed" && command.payload.details).toEqual({
+      command: SHELL_COMMAND,
+      shell: "/bin/bash -lc",
+      exitCode: 0,
+    });
+    expect(command?.type === "item.completed" && command.payload.title).toBe(SHELL_COMMAND);
     const turn = events.find((e) => e.type === "turn.completed");
     expect(turn?.type === "turn.completed" && turn.payload.state).toBe("completed");
     const text = events
@@ -105,9 +122,13 @@ describe("codex-sdk driver with the real codex exec", () => {
       )
       .join("");
     expect(text).toContain("mock final answer: shell");
-    // Live and replayed streams agree (the replay lacks only the driver's own session.exited).
+    // Live and replayed streams agree: the replay lacks only the driver's own ending, session `stopped` (the
+    // state semantics put it before the exit) and session.exited.
+    expect(
+      events.slice(-2).map((e) => (e.type === "session.state.changed" ? e.payload.state : e.type)),
+    ).toEqual(["stopped", "session.exited"]);
     const replayed = replayCodexSdkTranscript(`${lines.join("\n")}\n`, "ses_shell_e2e");
-    expect(replayed).toEqual(events.slice(0, -1));
+    expect(replayed).toEqual(events.slice(0, -2));
   });
 
   it("respond() rejects: exec opens no request", async () => {

@@ -20,11 +20,12 @@ const RETRY_NOTICE = /^Reconnecting\.\.\. \d+\/\d+/;
 /** The 8 ThreadEvent types of `@openai/codex-sdk` 0.163.0. */
 export const CODEX_SDK_EVENT_KINDS: Record<string, RecordKind> = {
   "thread.started": {
-    yields: ["session.started", "thread.started", "thread.state.changed"],
+    yields: ["session.started", "thread.started", "session.state.changed", "provider.event"],
     note:
       "The SDK runs one `codex exec` per turn and each run repeats thread.started: the first (or a new thread id) " +
-      "→ thread.started (+ session.started once); the same id again → thread.state.changed {state: active, " +
-      "detail.reason: resumed}, not a second thread.",
+      "→ thread.started (+ session.started and session.state.changed {state: ready} once: exec's start-up is " +
+      "done); the same id again → provider.event (a resume, not a second thread; the thread becomes active at " +
+      "its turn.started, as the state semantics have it).",
     handle(mapper, msg, raw) {
       mapper.beginRun();
       const providerThreadId = str(msg.thread_id);
@@ -37,8 +38,8 @@ export const CODEX_SDK_EVENT_KINDS: Record<string, RecordKind> = {
       if (providerThreadId === mapper.providerThreadId) {
         events.push(
           mapper.builder.emit(
-            "thread.state.changed",
-            { state: "active", detail: { reason: "resumed", providerThreadId } },
+            "provider.event",
+            { name: "thread.started", summary: "exec resumed the thread for a new run" },
             mapper.contextWithRaw(raw),
           ),
         );
@@ -48,6 +49,11 @@ export const CODEX_SDK_EVENT_KINDS: Record<string, RecordKind> = {
       mapper.setThread(providerThreadId);
       if (first) events.push(mapper.builder.emit("session.started", {}, mapper.contextWithRaw(raw)));
       events.push(mapper.builder.emit("thread.started", { providerThreadId }, mapper.contextWithRaw(raw)));
+      // No handshake in exec: its first thread.started is the session's "ready", unless a state is already set.
+      if (first && mapper.states.sessionState === undefined)
+        events.push(
+          mapper.builder.emit("session.state.changed", { state: "ready" }, mapper.contextWithRaw(raw)),
+        );
       return events;
     },
   },

@@ -60,3 +60,24 @@ export function completedTextByItem(events: readonly RuntimeEvent[]): Map<string
   }
   return out;
 }
+
+/**
+ * State reports that contradict the turn lifecycle: a session state other than ready/stopped/error, or a thread
+ * state other than idle, between a turn's end and the next turn; and any native state the kit had to override.
+ */
+export function stateContradictions(events: readonly RuntimeEvent[]): string[] {
+  const out: string[] = [];
+  let betweenTurns = false;
+  for (const event of events) {
+    if (event.type === "turn.started") betweenTurns = false;
+    else if (event.type === "turn.completed" || event.type === "turn.aborted") betweenTurns = true;
+    else if (event.type === "provider.event" && event.payload.name === "native-state")
+      out.push(`${event.eventId}: ${event.payload.summary ?? "native state overridden"}`);
+    else if (betweenTurns && event.type === "session.state.changed") {
+      if (!["ready", "stopped", "error"].includes(event.payload.state))
+        out.push(`${event.eventId}: session ${event.payload.state} after the turn ended`);
+    } else if (betweenTurns && event.type === "thread.state.changed" && event.payload.state !== "idle")
+      out.push(`${event.eventId}: thread ${event.payload.state} after the turn ended`);
+  }
+  return out;
+}

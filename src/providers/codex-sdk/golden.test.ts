@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { RuntimeEventSchema } from "../../contracts/events.js";
 import { verifyEvents } from "../../verify/index.js";
-import { completedTextByItem, deltaTextByItem, nativeFacts } from "./fixture-checks.js";
+import { completedTextByItem, deltaTextByItem, nativeFacts, stateContradictions } from "./fixture-checks.js";
 import { replayCodexSdkTranscript } from "./replay.js";
 
 const FIXTURES = fileURLToPath(new URL("../../../test/fixtures/codex-sdk/", import.meta.url));
@@ -43,6 +43,7 @@ describe("codex-sdk fixtures", () => {
         expect(event.sequence).toBe(index + 1);
       });
       expect(verifyEvents(events)).toEqual([]);
+      expect(stateContradictions(events)).toEqual([]);
     });
 
     it("has no warnings and raw on every event of a native record", () => {
@@ -82,12 +83,20 @@ describe("codex-sdk scenario facts", () => {
   const load = (name: string) =>
     replayCodexSdkTranscript(readFileSync(join(FIXTURES, `${name}.jsonl`), "utf8"), SESSION);
 
-  it("multi-turn: one thread, the repeated thread.started is a resume", () => {
+  it("multi-turn: one thread, the repeated thread.started is a resume; active/idle per turn, ready after each", () => {
     const events = load("multi-turn");
     expect(events.filter((e) => e.type === "thread.started")).toHaveLength(1);
-    const resumed = events.filter((e) => e.type === "thread.state.changed");
-    expect(resumed).toHaveLength(1);
-    expect(resumed[0]?.payload.state).toBe("active");
+    const resumed = events.filter((e) => e.type === "provider.event");
+    expect(resumed.map((e) => e.type === "provider.event" && e.payload.name)).toEqual(["thread.started"]);
+    const threadStates = events.flatMap((e) => (e.type === "thread.state.changed" ? [e.payload.state] : []));
+    expect(threadStates).toEqual(["active", "idle", "active", "idle"]);
+    const sessionStates = events.flatMap((e) =>
+      e.type === "session.state.changed" ? [e.payload.state] : [],
+    );
+    expect(sessionStates).toEqual(["ready", "running", "ready", "running", "ready"]);
+    // The resume comes after the first turn's ready/idle and contradicts neither.
+    const resumeAt = events.indexOf(resumed[0] as (typeof events)[number]);
+    expect(events.slice(resumeAt + 1).findIndex((e) => e.type === "turn.started")).toBe(0);
     expect(new Set(events.map((e) => e.threadId).filter(Boolean)).size).toBe(1);
     expect(events.filter((e) => e.type === "turn.completed")).toHaveLength(2);
   });

@@ -96,10 +96,37 @@ describe("codex-sdk mapper properties", () => {
           "command_execution",
           "todo_list",
           "file_change",
+          "mcp_tool_call",
+          "web_search",
+          "error",
           "nope",
         ),
         text: fc.oneof(fc.constantFrom("a", "ab", "abc", "b"), fc.jsonValue()),
         aggregated_output: fc.constantFrom("", "x", "xy", "z"),
+        command: fc.oneof(
+          fc.constantFrom("/bin/bash -lc 'ls -a'", "zsh -lc ls", "sh -c echo hi", "bash -lc", ""),
+          fc.jsonValue(),
+        ),
+        exit_code: fc.oneof(fc.integer(), fc.double(), fc.constant(null)),
+        changes: fc.oneof(
+          fc.array(
+            fc.record(
+              {
+                path: fc.oneof(fc.string(), fc.jsonValue()),
+                kind: fc.constantFrom("add", "update", "move", 3),
+              },
+              { requiredKeys: [] },
+            ),
+          ),
+          fc.jsonValue(),
+        ),
+        server: fc.oneof(fc.constantFrom("docs"), fc.jsonValue()),
+        tool: fc.oneof(fc.constantFrom("lookup"), fc.jsonValue()),
+        arguments: fc.jsonValue(),
+        result: fc.jsonValue(),
+        error: fc.oneof(fc.record({ message: fc.jsonValue() }), fc.jsonValue()),
+        query: fc.jsonValue(),
+        message: fc.jsonValue(),
         items: fc.jsonValue(),
         status: fc.constantFrom("in_progress", "completed", "failed", 7),
       },
@@ -146,6 +173,34 @@ describe("codex-sdk mapper properties", () => {
       { numRuns: 200 },
     );
   });
+
+  it("a turn.started before any thread still has its turnId; its turn.completed closes it", () => {
+    const perRecord = mapAll([
+      { dir: "in", msg: { type: "turn.started" } },
+      { dir: "in", msg: { type: "turn.completed" } },
+    ]);
+    expectWellFormed(perRecord);
+    const started = perRecord.flat().find((e) => e.type === "turn.started");
+    expect(started?.turnId).toMatch(/^turn_/);
+    expect(started?.threadId).toBeUndefined();
+    const completed = perRecord.flat().find((e) => e.type === "turn.completed");
+    expect(completed?.turnId).toBe(started?.turnId);
+  });
+
+  it.each(["item.started", "item.updated", "item.completed"])(
+    "%s without an item id (or item) is a runtime.warning, never an item event without itemId",
+    (type) => {
+      for (const item of [{ type: "agent_message", text: "x" }, { id: "", type: "reasoning" }, undefined]) {
+        const perRecord = mapAll([
+          { dir: "in", msg: { type: "thread.started", thread_id: "t1" } },
+          { dir: "in", msg: { type: "turn.started" } },
+          { dir: "in", msg: item === undefined ? { type } : { type, item } },
+        ]);
+        expectWellFormed(perRecord);
+        expect(perRecord[2]?.map((e) => e.type)).toEqual(["runtime.warning"]);
+      }
+    },
+  );
 
   it("truncated and garbage lines become warnings", () => {
     const mapper = new CodexSdkMapper({ sessionId: "ses_property" });

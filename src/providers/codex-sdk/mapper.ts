@@ -7,10 +7,11 @@ import { type EventContext, raw } from "../../kit/event-builder.js";
 import { idKey, isObject, type JsonObject, str } from "../../kit/guards.js";
 import { IdTable } from "../../kit/id-table.js";
 import { mintId } from "../../kit/ids.js";
+import { itemPayload } from "../../kit/item-payload.js";
 import type { MapperOptions } from "../../kit/mapper.js";
 import { malformedRecordWarning, unknownKindWarning } from "../../kit/warnings.js";
 import { CODEX_SDK_EVENT_KINDS, HOST_RECORD_KINDS } from "./event-kinds.js";
-import { CODEX_SDK_ITEM_KINDS, type ItemKind, itemStatus } from "./item-kinds.js";
+import { CODEX_SDK_ITEM_KINDS, type Described, type ItemKind, itemStatus } from "./item-kinds.js";
 import { inputText } from "./records.js";
 
 export const THREAD_EVENT_SOURCE = "codex.sdk.thread-event" as const;
@@ -27,6 +28,8 @@ interface OpenItemState {
   planKey: string | undefined;
   /** The item's refs, made when it opens: its snapshots' events share them. */
   refs: { providerThreadId: string | undefined; providerItemId: string };
+  /** The last snapshot's description: an item the turn's end closes keeps its title and details. */
+  described: Described | undefined;
 }
 
 type Phase = "started" | "updated" | "completed";
@@ -126,11 +129,20 @@ export class CodexSdkMapper extends BaseMapper {
         raw: input.raw,
       });
       const data = { text: input.text };
+      const details = { text: input.text };
       events.push(
-        this.builder.emit("item.started", { itemType: "user_message", status: "inProgress", data }, ids),
+        this.builder.emit(
+          "item.started",
+          { itemType: "user_message", status: "inProgress", details, data },
+          ids,
+        ),
       );
       events.push(
-        this.builder.emit("item.completed", { itemType: "user_message", status: "completed", data }, ids),
+        this.builder.emit(
+          "item.completed",
+          { itemType: "user_message", status: "completed", details, data },
+          ids,
+        ),
       );
     }
     return events;
@@ -152,14 +164,16 @@ export class CodexSdkMapper extends BaseMapper {
         if (entry.state.turnId !== turnId) continue;
         this.#items.close(entry.nativeKey);
         this.#completed.set(entry.nativeKey, true);
+        const described = entry.state.described;
         events.push(
           this.builder.emit(
             "item.completed",
-            {
-              itemType: entry.state.kind?.itemType ?? "unknown",
+            itemPayload(entry.state.kind?.itemType ?? "unknown", {
               status: "failed",
+              ...(described?.title === undefined ? {} : { title: described.title }),
               detail: `turn ${payload.state}`,
-            },
+              ...(described?.details === undefined ? {} : { details: described.details }),
+            }),
             this.context({
               itemId: entry.id,
               raw: rawRecord,
@@ -216,9 +230,12 @@ export class CodexSdkMapper extends BaseMapper {
       raw: rawRecord,
     };
     const itemType = state.kind?.itemType ?? "unknown";
-    const described = describe(state.kind, item);
+    const described: Described = state.kind === undefined ? { data: item } : state.kind.describe(item);
+    state.described = described;
     if (opened.isNew) {
-      events.push(this.builder.emit("item.started", { itemType, status: "inProgress", ...described }, ids));
+      events.push(
+        this.builder.emit("item.started", itemPayload(itemType, { status: "inProgress", ...described }), ids),
+      );
     }
     const growth = streamGrowth(state, item);
     if (growth.delta.length > 0 && state.kind?.stream !== undefined) {
@@ -238,12 +255,14 @@ export class CodexSdkMapper extends BaseMapper {
     if (phase === "completed") {
       this.#items.close(key);
       this.#completed.set(key, true);
-      events.push(this.builder.emit("item.completed", { itemType, status, ...described }, ids));
+      events.push(this.builder.emit("item.completed", itemPayload(itemType, { status, ...described }), ids));
     } else if (!opened.isNew || growth.replaced) {
       const detail = growth.replaced
         ? { detail: "text replaced (not an extension of the previous snapshot)" }
         : {};
-      events.push(this.builder.emit("item.updated", { itemType, status, ...described, ...detail }, ids));
+      events.push(
+        this.builder.emit("item.updated", itemPayload(itemType, { status, ...described, ...detail }), ids),
+      );
     }
     return events;
   }
@@ -262,15 +281,10 @@ export class CodexSdkMapper extends BaseMapper {
       nativeId,
       streamed: "",
       planKey: undefined,
+      described: undefined,
       refs: { providerThreadId: this.providerThreadId, providerItemId: nativeId },
     });
   }
-}
-
-function describe(kind: ItemKind | undefined, item: JsonObject): { title?: string; data: unknown } {
-  if (kind === undefined) return { data: item };
-  const title = kind.title?.(item);
-  return title === undefined ? { data: kind.data(item) } : { title, data: kind.data(item) };
 }
 
 /**
