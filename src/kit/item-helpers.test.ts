@@ -16,6 +16,7 @@ describe("unwrapShellCommand", () => {
       command: "echo 'hi'",
       shell: "bash -lc",
     });
+    expect(unwrapShellCommand("zsh -lc ls")).toEqual({ command: "ls", shell: "zsh -lc" });
     expect(unwrapShellCommand(`sh -c "echo \\"x\\" $HOME"`)).toEqual({
       command: 'echo "x" $HOME',
       shell: "sh -c",

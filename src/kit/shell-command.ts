@@ -7,6 +7,7 @@ export interface UnwrappedCommand {
 
 const SHELL = /^((?:\/[\w.-]+)*\/?(?:bash|sh|zsh|dash|ksh))$/;
 const FLAGS = new Set(["-c", "-lc", "-cl"]);
+const BARE_WORD = /^[\w@%+=:,./-]+$/;
 
 /**
  * Unwraps `/bin/bash -lc '<script>'` (a string, as Codex app server and exec report it) or
@@ -33,6 +34,8 @@ function unwrapArgv(argv: readonly string[]): UnwrappedCommand {
 
 /** The text of one POSIX-quoted word (`'…'`, `"…"`, or concatenations like `'a'\''b'`), or undefined. */
 function unquoteWord(word: string): string | undefined {
+  // A script that needs no quotes (`zsh -lc ls`, as exec joins the argv ["zsh", "-lc", "ls"]) is one bare word.
+  if (BARE_WORD.test(word)) return word;
   let out = "";
   let i = 0;
   while (i < word.length) {
@@ -67,5 +70,5 @@ function unquoteWord(word: string): string | undefined {
 }
 
 function quoteIfNeeded(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+  return BARE_WORD.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }

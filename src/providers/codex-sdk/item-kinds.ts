@@ -3,7 +3,7 @@ import type { RuntimeEventType } from "../../contracts/event-types.js";
 import type { FileChange, FileChangeKind, ItemDetails } from "../../contracts/item-details.js";
 import type { PlanStep } from "../../contracts/payloads.js";
 import { arr, isObject, type JsonObject, num, str } from "../../kit/guards.js";
-import { execCommand } from "./exec-command.js";
+import { unwrapShellCommand } from "../../kit/shell-command.js";
 
 /** What one snapshot of a native item says: its label, its typed details and its content. */
 export interface Described {
@@ -65,7 +65,7 @@ export const CODEX_SDK_ITEM_KINDS: Record<string, ItemKind> = {
       // exec reports neither the working directory nor the duration: cwd and durationMs stay absent. The exit
       // code is there once the command has exited (absent or null before). The output is not repeated here: it
       // streams as command_output deltas.
-      const { command, shell } = execCommand(native);
+      const { command, shell } = unwrapShellCommand(native);
       const details = defined({ command, shell, exitCode }) as ItemDetails;
       return { title: command, details, data };
     },
