@@ -1,6 +1,8 @@
 import type { CanonicalItemType, ItemStatus } from "../../contracts/enums.js";
 import type { ItemLifecyclePayload } from "../../contracts/item-details.js";
 import { arr, isObject, type JsonObject, str } from "../../kit/guards.js";
+import { itemPayload } from "../../kit/item-payload.js";
+import { describeItem } from "./app-server-details.js";
 import type { HandlerContext } from "./app-server-state.js";
 
 /** Every v2 ThreadItem `type` of Codex 0.171.0 → its canonical item type. */
@@ -52,40 +54,6 @@ function completedStatus(item: JsonObject): ItemStatus {
   return "completed";
 }
 
-/** A short title and a one-line detail a UI can show without knowing the native shape. */
-function describe(item: JsonObject): { title?: string | undefined; detail?: string | undefined } {
-  switch (str(item.type)) {
-    case "commandExecution":
-      return { title: str(item.command) ?? "command", detail: str(item.cwd) };
-    case "fileChange": {
-      const paths = (arr(item.changes) ?? []).map((c) => (isObject(c) ? str(c.path) : undefined));
-      return { title: "file change", detail: paths.filter((p) => p !== undefined).join(", ") };
-    }
-    case "mcpToolCall":
-      return { title: `${str(item.server) ?? "mcp"}/${str(item.tool) ?? "tool"}` };
-    case "dynamicToolCall":
-    case "functionCallOutput":
-      return { title: str(item.tool) ?? str(item.name) };
-    case "collabAgentToolCall":
-      return { title: str(item.tool), detail: str(item.prompt) };
-    case "subAgentActivity":
-      return { title: `subagent ${str(item.kind) ?? "activity"}`, detail: str(item.agentPath) };
-    case "webSearch":
-      return { title: "web search", detail: str(item.query) };
-    case "imageView":
-      return { title: "image", detail: str(item.path) };
-    case "imageGeneration":
-      return { title: "image generation", detail: str(item.savedPath) ?? str(item.revisedPrompt) };
-    case "sleep":
-      return { title: "sleep" };
-    case "agentMessage":
-    case "plan":
-      return { detail: str(item.text) };
-    default:
-      return {};
-  }
-}
-
 /** The item's native fields without its native id and type: what the canonical payload carries as `data`. */
 function dataOf(item: JsonObject): JsonObject {
   const { id: _id, type: _type, ...rest } = item;
@@ -93,8 +61,11 @@ function dataOf(item: JsonObject): JsonObject {
 }
 
 function lifecycle(item: JsonObject, status: ItemStatus): ItemLifecyclePayload {
-  const itemType = canonicalItemType(str(item.type));
-  return { itemType, status, ...describe(item), data: dataOf(item) };
+  return itemPayload(canonicalItemType(str(item.type)), {
+    status,
+    ...describeItem(item),
+    data: dataOf(item),
+  });
 }
 
 /**
@@ -137,6 +108,7 @@ export function mapItemStarted(ctx: HandlerContext, params: JsonObject): void {
     return;
   }
   linkSubagents(ctx, item, opened.ids.itemId);
+  if (payload.itemType === opened.state.itemType) opened.state.details = payload.details;
   if (!opened.isNew) ctx.emit("item.updated", payload, opened.ids);
 }
 

@@ -257,7 +257,7 @@ describe("codex app-server mapper (hand-written records)", () => {
     expect(events.filter((e) => e.type === "runtime.warning")).toHaveLength(1);
   });
 
-  it("turns standalone process output (base64) into command output text", () => {
+  it("turns standalone process output (base64) into text on a provider.event (no item to carry a delta)", () => {
     const events = run([
       {
         msg: {
@@ -271,9 +271,10 @@ describe("codex app-server mapper (hand-written records)", () => {
         },
       },
     ]);
+    expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
-      type: "content.delta",
-      payload: { streamKind: "command_output", delta: "hello" },
+      type: "provider.event",
+      payload: { name: "process/outputDelta", summary: "hello" },
     });
   });
 });

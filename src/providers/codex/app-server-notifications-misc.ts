@@ -40,15 +40,19 @@ function decodeBase64(value: string | undefined): string {
   }
 }
 
-/** Output of a process the client started itself (`command/exec`, `process/spawn`): no item, no turn. */
+/**
+ * Output of a process the client started itself (`command/exec`, `process/spawn`): part of no turn and no item, a
+ * reply to the client's own utility request. Canonical content deltas belong to an item, so the decoded text is
+ * the summary of a `provider.event`.
+ */
 function processOutput(): CodexHandler {
   return {
-    yields: ["content.delta"],
-    note: "output of a client-started process; no item (the process is not part of a turn)",
-    handle(ctx, params) {
-      ctx.emit("content.delta", {
-        streamKind: "command_output",
-        delta: decodeBase64(str(params.deltaBase64)),
+    yields: ["provider.event"],
+    note: "output of a client-started process (decoded from base64 into the summary); no turn, no item",
+    handle(ctx, params, message) {
+      ctx.emit("provider.event", {
+        name: str(message.method) ?? "process output",
+        summary: decodeBase64(str(params.deltaBase64)),
       });
     },
   };

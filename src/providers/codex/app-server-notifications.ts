@@ -1,6 +1,9 @@
 import type { ContentStreamKind, ThreadState, TurnState } from "../../contracts/enums.js";
+import type { ItemDetails } from "../../contracts/item-details.js";
 import type { PlanStep, RuntimeEventPayloadByType, TokenUsage } from "../../contracts/payloads.js";
 import { arr, isObject, type JsonObject, num, str } from "../../kit/guards.js";
+import { itemPayload } from "../../kit/item-payload.js";
+import { fileChanges } from "./app-server-details.js";
 import type { CodexHandler, CodexHandlerTable } from "./app-server-handler.js";
 import { mapItemCompleted, mapItemStarted } from "./app-server-items.js";
 import { MISC_NOTIFICATIONS } from "./app-server-notifications-misc.js";
@@ -47,8 +50,15 @@ function deltaPayload(streamKind: ContentStreamKind, delta: string, params: Json
   return payload;
 }
 
-/** An update of an open item that is not a content delta (segment boundaries, patch previews, stdin). */
-function itemUpdate(itemType: Parameters<HandlerContext["item"]>[3], dataKeys: string[]): CodexHandler {
+/**
+ * An update of an open item that is not a content delta (segment boundaries, patch previews, stdin). It carries
+ * the details `preview` reads off the record, else those of the item's last snapshot.
+ */
+function itemUpdate(
+  itemType: Parameters<HandlerContext["item"]>[3],
+  dataKeys: string[],
+  preview?: (params: JsonObject) => ItemDetails,
+): CodexHandler {
   return {
     yields: ["item.updated"],
     handle(ctx, params) {
@@ -63,7 +73,10 @@ function itemUpdate(itemType: Parameters<HandlerContext["item"]>[3], dataKeys: s
       }
       const data: JsonObject = {};
       for (const key of dataKeys) if (params[key] !== undefined) data[key] = params[key];
-      ctx.emit("item.updated", { itemType, status: "inProgress", data }, opened.ids);
+      const sameType = opened.state.itemType === itemType;
+      if (preview !== undefined && sameType) opened.state.details = preview(params);
+      const details = sameType ? opened.state.details : undefined;
+      ctx.emit("item.updated", itemPayload(itemType, { status: "inProgress", details, data }), opened.ids);
     },
   };
 }
@@ -165,39 +178,47 @@ const TURN_AND_ITEM_NOTIFICATIONS: CodexHandlerTable = {
     },
   },
   "turn/started": {
-    yields: ["turn.started"],
+    yields: ["turn.started", "runtime.warning"],
+    note: "runtime.warning when the turn has no id",
     handle(ctx, params) {
       const turn = isObject(params.turn) ? params.turn : {};
-      ctx.turn(str(params.threadId), str(turn.id));
+      const turnKey = str(turn.id);
+      if (turnKey === undefined || turnKey.length === 0) {
+        ctx.warn("malformed turn/started: no turn id", { reason: "malformed-record" });
+        return;
+      }
+      ctx.turn(str(params.threadId), turnKey);
     },
   },
   "turn/completed": {
-    yields: ["turn.completed", "item.completed"],
-    note: "items the turn left open (retried model calls) complete as failed first",
+    yields: ["turn.completed", "item.completed", "runtime.warning"],
+    note: "items the turn left open (retried model calls) complete as failed first; no turn id: a warning",
     handle(ctx, params) {
       const turn = isObject(params.turn) ? params.turn : {};
       const turnKey = str(turn.id);
       const threadKey = str(params.threadId);
-      if (turnKey !== undefined && ctx.state.endedTurns.has(turnKey)) {
+      if (turnKey === undefined || turnKey.length === 0) {
+        ctx.warn("malformed turn/completed: no turn id", { reason: "malformed-record" });
+        return;
+      }
+      if (ctx.state.endedTurns.has(turnKey)) {
         ctx.warn("turn/completed for a turn that already completed", { reason: "late-record" });
         return;
       }
       const ids = ctx.turn(threadKey, turnKey);
       const error = isObject(turn.error) ? turn.error : undefined;
       const state = TURN_STATUS[str(turn.status) ?? ""] ?? (error !== undefined ? "failed" : "completed");
-      if (turnKey !== undefined) ctx.endItemsOfTurn(turnKey, `turn ${state}`);
-      const usage = turnKey === undefined ? undefined : ctx.state.turns.get(turnKey)?.state.usage;
+      ctx.endItemsOfTurn(turnKey, `turn ${state}`);
+      const usage = ctx.state.turns.get(turnKey)?.state.usage;
       ctx.emit(
         "turn.completed",
         { state, usage, errorMessage: str(error?.message), stopReason: state === "completed" ? null : state },
         ids,
       );
-      if (turnKey !== undefined) {
-        ctx.state.turns.close(turnKey);
-        ctx.state.endedTurns.set(turnKey, true);
-        const thread = threadKey === undefined ? undefined : ctx.state.threads.get(threadKey)?.state;
-        if (thread?.activeTurnKey === turnKey) thread.activeTurnKey = undefined;
-      }
+      ctx.state.turns.close(turnKey);
+      ctx.state.endedTurns.set(turnKey, true);
+      const thread = threadKey === undefined ? undefined : ctx.state.threads.get(threadKey)?.state;
+      if (thread?.activeTurnKey === turnKey) thread.activeTurnKey = undefined;
     },
   },
   "turn/diff/updated": {
@@ -230,7 +251,9 @@ const TURN_AND_ITEM_NOTIFICATIONS: CodexHandlerTable = {
   "item/reasoning/textDelta": contentDelta("reasoning_text", "reasoning"),
   "item/reasoning/summaryPartAdded": itemUpdate("reasoning", ["summaryIndex"]),
   "item/commandExecution/terminalInteraction": itemUpdate("command_execution", ["processId", "stdin"]),
-  "item/fileChange/patchUpdated": itemUpdate("file_change", ["changes"]),
+  "item/fileChange/patchUpdated": itemUpdate("file_change", ["changes"], (p) => ({
+    changes: fileChanges(p.changes, false),
+  })),
   "item/mcpToolCall/progress": {
     yields: ["tool.progress"],
     handle(ctx, params) {
@@ -255,14 +278,18 @@ const TURN_AND_ITEM_NOTIFICATIONS: CodexHandlerTable = {
 
 const THREAD_NOTIFICATIONS: CodexHandlerTable = {
   "thread/started": {
-    yields: ["thread.started", "thread.metadata.updated"],
-    note: "thread.metadata.updated when the thread/start response already started it",
+    yields: ["thread.started", "thread.metadata.updated", "runtime.warning"],
+    note: "thread.metadata.updated when the thread/start response already started it; no thread id: a warning",
     handle(ctx, params) {
       const thread = isObject(params.thread) ? params.thread : {};
       const key = str(thread.id);
-      const known = key !== undefined && ctx.state.threads.isOpen(key);
+      if (key === undefined || key.length === 0) {
+        ctx.warn("malformed thread/started: no thread id", { reason: "malformed-record" });
+        return;
+      }
+      const known = ctx.state.threads.isOpen(key);
       const ids = ctx.thread(key);
-      const state = key === undefined ? undefined : ctx.state.threads.get(key)?.state;
+      const state = ctx.state.threads.get(key)?.state;
       if (state !== undefined) state.model ??= str(thread.model);
       const parent = str(thread.parentThreadId);
       if (known)

@@ -57,17 +57,18 @@ const RESPONSES: Record<string, ResponseHandler> = {
   "thread/start": threadOpened,
   "thread/resume": threadOpened,
   "thread/fork": threadOpened,
+  /**
+   * The turn is accepted; `turn/started` opens it. The session's `running` follows from that turn.started (kit
+   * state semantics): reported here, before the turn exists, it would contradict the lifecycle.
+   */
   "turn/start"(ctx, result, request) {
     const turn = isObject(result.turn) ? result.turn : {};
     const params = isObject(request.params) ? request.params : {};
     const ids = ctx.thread(str(params.threadId));
     ctx.emit(
-      "session.state.changed",
-      { state: "running", reason: "turn accepted" },
-      {
-        ...ids,
-        providerRefs: { ...ids.providerRefs, providerTurnId: str(turn.id) },
-      },
+      "provider.event",
+      { name: "turn/start", summary: "turn accepted" },
+      { ...ids, providerRefs: { ...ids.providerRefs, providerTurnId: str(turn.id) } },
     );
   },
 };

@@ -2,12 +2,13 @@ import type { CanonicalItemType, CanonicalRequestType } from "../../contracts/en
 import type { RuntimeEventRaw } from "../../contracts/envelope.js";
 import type { RuntimeEventType } from "../../contracts/event-types.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
-import type { ItemLifecyclePayload } from "../../contracts/item-details.js";
+import type { ItemDetails, ItemLifecyclePayload } from "../../contracts/item-details.js";
 import type { RuntimeEventPayloadByType, TokenUsage } from "../../contracts/payloads.js";
 import { BoundedMap } from "../../kit/bounded-map.js";
 import type { EventBuilder, EventContext, PayloadInput } from "../../kit/event-builder.js";
 import { IdTable } from "../../kit/id-table.js";
 import { mintId } from "../../kit/ids.js";
+import { itemPayload } from "../../kit/item-payload.js";
 import { KeyJoiner } from "../../kit/key-joiner.js";
 
 /** What the mapper remembers about a native thread. */
@@ -46,6 +47,8 @@ export interface ItemState {
   parentItemId: string | undefined;
   /** Whether output deltas were streamed; if not, completion emits the aggregated output as one delta. */
   streamedOutput?: boolean;
+  /** The details of the item's last snapshot, for the events that carry none of their own (stdin, a cut turn). */
+  details?: ItemDetails | undefined;
   cachedIds?: CachedIds;
 }
 
@@ -256,7 +259,7 @@ export class HandlerContext {
       if (entry.state.turnKey !== turnKey) continue;
       this.emit(
         "item.completed",
-        { itemType: entry.state.itemType, status: "failed", detail },
+        itemPayload(entry.state.itemType, { status: "failed", detail, details: entry.state.details }),
         {
           threadId: this.state.threads.idOf(entry.state.threadKey),
           turnId: this.state.turns.idOf(turnKey),

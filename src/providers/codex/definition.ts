@@ -45,7 +45,7 @@ export function codexAppServerCoverage(): SourceCoverage {
         kind === "initialize"
           ? ["session.configured"]
           : kind === "turn/start"
-            ? ["session.state.changed"]
+            ? ["provider.event"]
             : ["session.started", "thread.started", "session.configured", "session.state.changed"],
       note: "our request is an outgoing line that only correlates; its reply yields these",
     });

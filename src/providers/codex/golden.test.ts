@@ -49,6 +49,15 @@ function deltasByItem(events: readonly RuntimeEvent[], kind: string): Map<string
   return out;
 }
 
+/** The stream ends with the turn's end, then the session back to ready and the thread idle (DESIGN.md §2). */
+function expectTurnEnd(events: readonly RuntimeEvent[], state: string): void {
+  expect(events.slice(-3).map((e) => [e.type, (e.payload as { state?: string }).state])).toEqual([
+    ["turn.completed", state],
+    ["session.state.changed", "ready"],
+    ["thread.state.changed", "idle"],
+  ]);
+}
+
 describe("codex app-server fixtures", () => {
   it("has the recorded scenarios", () => {
     for (const name of [
@@ -149,7 +158,7 @@ describe("codex app-server fixtures", () => {
       data: { aggregatedOutput: "mock-shell-output\n" },
     });
     expect(types.indexOf("request.resolved")).toBeLessThan(events.indexOf(command as RuntimeEvent));
-    expect(events.at(-1)).toMatchObject({ type: "turn.completed", payload: { state: "completed" } });
+    expectTurnEnd(events, "completed");
     const usage = events.find((e) => e.type === "thread.token-usage.updated");
     expect(usage?.payload.usage).toMatchObject({
       total: { inputTokens: expect.any(Number) },
@@ -184,7 +193,7 @@ describe("codex app-server fixtures", () => {
   it("cutoff: retries are runtime errors, the turn fails, no item is left open", () => {
     const events = replayCodexAppServer(readFileSync(join(FIXTURES, "cutoff.jsonl"), "utf8"), SESSION);
     expect(events.filter((e) => e.type === "runtime.error").length).toBeGreaterThan(1);
-    expect(events.at(-1)).toMatchObject({ type: "turn.completed", payload: { state: "failed" } });
+    expectTurnEnd(events, "failed");
     const open = new Set<string>();
     for (const e of events) {
       if (e.type === "item.started" && e.itemId) open.add(e.itemId);

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RuntimeEventSchema } from "../../contracts/events.js";
 import { parseTranscriptLine } from "../../kit/transcript.js";
+import { CODEX_ITEM_TYPES } from "./app-server-items.js";
 import { CodexAppServerMapper } from "./app-server-mapper.js";
 import { CODEX_NOTIFICATIONS } from "./app-server-notifications.js";
 import { CODEX_SERVER_REQUESTS } from "./app-server-requests.js";
@@ -63,6 +64,50 @@ describe("codex app-server mapper properties", () => {
     });
     fc.assert(
       fc.property(fc.array(message, { maxLength: 40 }), (entries) => mapAll(entries)),
+      { numRuns: 300 },
+    );
+  });
+
+  it("ThreadItems of every type with arbitrary field values: item details always schema-valid", () => {
+    const anyValue = fc.oneof(fc.jsonValue(), fc.string(), fc.constant(null));
+    const field = (keys: string[]) => fc.dictionary(fc.constantFrom(...keys), anyValue);
+    const item = fc
+      .tuple(
+        fc.constantFrom(...Object.keys(CODEX_ITEM_TYPES), "unknownType"),
+        fc.constantFrom("i1", "i2"),
+        field(["command", "cwd", "exitCode", "durationMs", "text", "summary", "content", "server", "tool"]),
+        field(["arguments", "result", "error", "contentItems", "name", "output", "prompt", "query", "path"]),
+        fc.array(
+          fc.record({
+            path: anyValue,
+            kind: fc.oneof(
+              anyValue,
+              fc.record({ type: fc.constantFrom("add", "delete", "update"), move_path: anyValue }),
+            ),
+            diff: anyValue,
+          }),
+          { maxLength: 3 },
+        ),
+        fc.oneof(
+          anyValue,
+          fc.record({ type: fc.constantFrom("search", "openPage", "findInPage"), url: anyValue }),
+        ),
+      )
+      .map(([type, id, a, b, changes, action]) => ({ ...a, ...b, changes, action, type, id }));
+    const record = fc.record({
+      dir: fc.constant("in" as const),
+      msg: fc.record({
+        method: fc.constantFrom("item/started", "item/completed", "item/fileChange/patchUpdated"),
+        params: fc.record({
+          threadId: fc.constant("t"),
+          turnId: fc.constant("u"),
+          itemId: fc.constant("i1"),
+          item,
+        }),
+      }),
+    });
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 12 }), (entries) => mapAll(entries)),
       { numRuns: 300 },
     );
   });
