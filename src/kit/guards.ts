@@ -42,3 +42,11 @@ export function preview(value: unknown, max = 200): string {
   }
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
+
+/**
+ * `table[key]` when the table holds the key itself: a native kind named `__proto__`, `constructor` or `toString`
+ * must find nothing in an object-literal table, not a member of Object.prototype.
+ */
+export function own<V>(table: Readonly<Record<string, V>>, key: string | undefined): V | undefined {
+  return key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
+}

@@ -2,7 +2,7 @@ import type { RuntimeEventRaw } from "../../contracts/envelope.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { BaseMapper, type MessageEntry } from "../../kit/base-mapper.js";
 import { raw } from "../../kit/event-builder.js";
-import { isObject, str } from "../../kit/guards.js";
+import { isObject, own, str } from "../../kit/guards.js";
 import { mintId } from "../../kit/ids.js";
 import type { MapperOptions } from "../../kit/mapper.js";
 import { malformedRecordWarning, unknownKindWarning } from "../../kit/warnings.js";
@@ -48,7 +48,7 @@ export class ClaudeSdkMapper extends BaseMapper {
 
   #mapKind(ctx: ClaudeContext, dir: MessageEntry["dir"]): RuntimeEvent[] {
     const kind = kindOf(ctx.msg);
-    const row = (dir === "out" ? CLAUDE_OUT_KINDS : CLAUDE_IN_KINDS)[kind];
+    const row = own(dir === "out" ? CLAUDE_OUT_KINDS : CLAUDE_IN_KINDS, kind);
     if (row === undefined) return this.#unknown(ctx, dir === "out" ? `out:${kind}` : kind);
     const events = row.handle(ctx);
     // Stream framing (message_start/_delta/_stop, input JSON and signature deltas) changes no canonical state, but

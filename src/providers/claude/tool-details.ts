@@ -15,7 +15,7 @@ import type {
   ItemDetails,
   McpToolCallDetails,
 } from "../../contracts/item-details.js";
-import { arr, asObject, isObject, type JsonObject, str } from "../../kit/guards.js";
+import { arr, asObject, isObject, type JsonObject, own, str } from "../../kit/guards.js";
 import { fileChangeFromInput, fileChangeFromResult } from "./file-changes.js";
 import type { ToolState } from "./state.js";
 
@@ -122,7 +122,7 @@ function mcpName(tool: ToolState): McpToolCallDetails | undefined {
 }
 
 function dynamicBase(tool: ToolState): DynamicToolCallDetails {
-  const kind = TOOL_KINDS[tool.toolName];
+  const kind = own(TOOL_KINDS, tool.toolName);
   return kind === undefined ? { tool: tool.toolName } : { tool: tool.toolName, kind };
 }
 

@@ -1,6 +1,6 @@
 import type { CanonicalItemType, ItemStatus } from "../../contracts/enums.js";
 import type { ItemLifecyclePayload } from "../../contracts/item-details.js";
-import { arr, isObject, type JsonObject, str } from "../../kit/guards.js";
+import { arr, isObject, type JsonObject, own, str } from "../../kit/guards.js";
 import { itemPayload } from "../../kit/item-payload.js";
 import { describeItem } from "./app-server-details.js";
 import type { HandlerContext } from "./app-server-state.js";
@@ -34,7 +34,7 @@ export const CODEX_ITEM_TYPES: Record<string, CanonicalItemType> = {
 };
 
 export function canonicalItemType(nativeType: string | undefined): CanonicalItemType {
-  return (nativeType !== undefined ? CODEX_ITEM_TYPES[nativeType] : undefined) ?? "unknown";
+  return own(CODEX_ITEM_TYPES, nativeType) ?? "unknown";
 }
 
 const STATUS: Record<string, ItemStatus> = {
@@ -49,7 +49,8 @@ const STATUS: Record<string, ItemStatus> = {
 /** The terminal status of a completed item: its native status when it has one, else completed. */
 function completedStatus(item: JsonObject): ItemStatus {
   const native = str(item.status);
-  if (native !== undefined && STATUS[native] !== undefined && native !== "inProgress") return STATUS[native];
+  const status = own(STATUS, native);
+  if (status !== undefined && native !== "inProgress") return status;
   if (item.success === false) return "failed";
   return "completed";
 }

@@ -1,7 +1,7 @@
 import type { ContentStreamKind, ThreadState, TurnState } from "../../contracts/enums.js";
 import type { ItemDetails } from "../../contracts/item-details.js";
 import type { PlanStep, RuntimeEventPayloadByType, TokenUsage } from "../../contracts/payloads.js";
-import { arr, isObject, type JsonObject, num, str } from "../../kit/guards.js";
+import { arr, isObject, type JsonObject, num, own, str } from "../../kit/guards.js";
 import { itemPayload } from "../../kit/item-payload.js";
 import { fileChanges } from "./app-server-details.js";
 import type { CodexHandler, CodexHandlerTable } from "./app-server-handler.js";
@@ -207,7 +207,7 @@ const TURN_AND_ITEM_NOTIFICATIONS: CodexHandlerTable = {
       }
       const ids = ctx.turn(threadKey, turnKey);
       const error = isObject(turn.error) ? turn.error : undefined;
-      const state = TURN_STATUS[str(turn.status) ?? ""] ?? (error !== undefined ? "failed" : "completed");
+      const state = own(TURN_STATUS, str(turn.status)) ?? (error !== undefined ? "failed" : "completed");
       ctx.endItemsOfTurn(turnKey, `turn ${state}`);
       const usage = ctx.state.turns.get(turnKey)?.state.usage;
       ctx.emit(
@@ -307,7 +307,7 @@ const THREAD_NOTIFICATIONS: CodexHandlerTable = {
     yields: ["thread.state.changed"],
     handle(ctx, params) {
       const status = isObject(params.status) ? params.status : {};
-      const state = NATIVE_THREAD_STATUS[str(status.type) ?? ""] ?? "error";
+      const state = own(NATIVE_THREAD_STATUS, str(status.type)) ?? "error";
       ctx.emit("thread.state.changed", { state, detail: status }, ctx.thread(str(params.threadId)));
     },
   },

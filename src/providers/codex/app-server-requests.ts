@@ -1,6 +1,6 @@
 import type { ApprovalDecision, CanonicalRequestType } from "../../contracts/enums.js";
 import type { EventContext } from "../../kit/event-builder.js";
-import { arr, idKey, isObject, type JsonObject, preview, str } from "../../kit/guards.js";
+import { arr, idKey, isObject, type JsonObject, own, preview, str } from "../../kit/guards.js";
 import { type HandlerContext, itemKey } from "./app-server-state.js";
 import { decisionOfReply } from "./approval-answers.js";
 
@@ -114,7 +114,7 @@ function requestContext(ctx: HandlerContext, spec: CodexServerRequest, params: J
 
 /** A server request: `request.opened` (and `user-input.requested` when it asks for answers). */
 export function mapServerRequest(ctx: HandlerContext, method: string, message: JsonObject): void {
-  const spec = CODEX_SERVER_REQUESTS[method];
+  const spec = own(CODEX_SERVER_REQUESTS, method);
   const nativeId = idKey(message.id);
   const params = isObject(message.params) ? message.params : {};
   if (spec === undefined || nativeId === undefined) {

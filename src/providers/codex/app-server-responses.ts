@@ -1,5 +1,5 @@
 import type { RuntimeErrorClass } from "../../contracts/enums.js";
-import { idKey, isObject, type JsonObject, num, str } from "../../kit/guards.js";
+import { idKey, isObject, type JsonObject, num, own, str } from "../../kit/guards.js";
 import type { HandlerContext, OutgoingRequest } from "./app-server-state.js";
 
 /**
@@ -102,7 +102,7 @@ export function mapResponse(ctx: HandlerContext, message: JsonObject): void {
     return;
   }
   const result = isObject(message.result) ? message.result : {};
-  const handler = RESPONSES[request.method];
+  const handler = own(RESPONSES, request.method);
   if (handler !== undefined) handler(ctx, result, request);
   else ctx.emit("provider.event", { name: request.method, summary: "reply" }, threadIds);
 }

@@ -1,6 +1,6 @@
 import type { ApprovalDecision } from "../../contracts/enums.js";
 import type { RequestResponse } from "../../drivers/types.js";
-import { arr, isObject, type JsonObject, str } from "../../kit/guards.js";
+import { arr, isObject, type JsonObject, own, str } from "../../kit/guards.js";
 
 /**
  * Canonical decisions ⇄ the native answers of every Codex server request. Pure: the driver uses `nativeAnswer` to
@@ -109,11 +109,8 @@ const FROM_V2: Record<string, ApprovalDecision> = {
 
 /** A decision value (string or single-key object) through a lookup table. */
 function lookup(value: unknown, table: Record<string, ApprovalDecision>): ApprovalDecision | undefined {
-  if (typeof value === "string") return table[value];
-  if (isObject(value)) {
-    const [key] = Object.keys(value);
-    return key === undefined ? undefined : table[key];
-  }
+  if (typeof value === "string") return own(table, value);
+  if (isObject(value)) return own(table, Object.keys(value)[0]);
   return undefined;
 }
 
