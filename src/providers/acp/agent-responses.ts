@@ -5,7 +5,7 @@ import type { RuntimeEvent } from "../../contracts/events.js";
 import type { RuntimeEventPayloadByType, TokenUsage } from "../../contracts/payloads.js";
 import type { EventBuilder } from "../../kit/event-builder.js";
 import { idKey, isObject, type JsonObject, num, str } from "../../kit/guards.js";
-import { providerEvent } from "../../kit/warnings.js";
+import { malformedRecordWarning, providerEvent } from "../../kit/warnings.js";
 import type { AcpSessionState, OutgoingRequest } from "./session-state.js";
 import { endToolsOfTurn } from "./tool-calls.js";
 import { ACP_ERROR, type AcpRpcError, errorClassOf, isRecoverableError } from "./wire.js";
@@ -37,11 +37,11 @@ function sessionReady(resume: boolean) {
         resume ? { message: request.method, resume: { sessionId: nativeId } } : { message: request.method },
         state.context(raw),
       ),
-      b.emit(
-        "thread.started",
-        nativeId === undefined ? {} : { providerThreadId: nativeId },
-        state.context(raw),
-      ),
+      // Without a native session id there is no thread to name: a thread.started needs its threadId.
+      nativeId === undefined
+        ? malformedRecordWarning(b, request.method, "answer names no sessionId", raw, state.context(raw))
+        : b.emit("thread.started", { providerThreadId: nativeId }, state.context(raw)),
+      // The handshake is done: the session is ready (the kit's lifecycle takes over from here).
       b.emit("session.state.changed", { state: "ready" }, state.context(raw)),
     ];
     const config: JsonObject = {};
@@ -122,7 +122,7 @@ function named(name: string, summary?: string) {
   ];
 }
 
-function threadState(stateName: "closed" | "archived" | "active") {
+function threadState(stateName: "closed" | "archived") {
   return ({ state, b, request, raw }: ResponseInput): RuntimeEvent[] => [
     b.emit(
       "thread.state.changed",
@@ -206,7 +206,11 @@ export const AGENT_RESPONSE_HANDLERS: Record<string, ResponseHandler> = {
     map: named("session/fork"),
   },
   "session/archive": { yields: ["thread.state.changed"], note: "unstable", map: threadState("archived") },
-  "session/unarchive": { yields: ["thread.state.changed"], note: "unstable", map: threadState("active") },
+  "session/unarchive": {
+    yields: ["provider.event"],
+    note: "unstable; not a thread state: `active` is the thread's state while a turn runs",
+    map: named("session/unarchive"),
+  },
   "session/status": { yields: ["provider.event"], note: "unstable", map: named("session/status") },
   "session/set_title": {
     yields: ["thread.metadata.updated"],

@@ -8,6 +8,7 @@ import { providerEvent } from "../../kit/warnings.js";
 import { decisionOfOption } from "./permission-options.js";
 import type { AcpSessionState, InboundRequest } from "./session-state.js";
 import { requestTypeOfToolKind, toolItemIdOf } from "./tool-calls.js";
+import { commandLine, int } from "./tool-facts.js";
 
 export interface ClientMethodInput {
   state: AcpSessionState;
@@ -32,6 +33,8 @@ export interface ClientMethodHandler {
   events?: (input: ClientMethodInput) => RuntimeEvent[];
   /** Our answer as a canonical decision. Default: a result accepts, an error declines. */
   decide?: (request: InboundRequest, result: JsonObject) => ApprovalDecision;
+  /** What our (successful) answer tells the mapper, e.g. the id of a terminal we created. */
+  answered?: (state: AcpSessionState, request: InboundRequest, result: JsonObject) => void;
 }
 
 const capability = (what: (params: JsonObject) => string | undefined): ClientMethodHandler => ({
@@ -40,6 +43,29 @@ const capability = (what: (params: JsonObject) => string | undefined): ClientMet
   requestType: () => "client_capability",
   detail: what,
 });
+
+/**
+ * The terminals we run for the agent: `terminal/create` gives the command and cwd (keyed by the terminalId of
+ * our answer), `terminal/wait_for_exit` and `terminal/output` the exit code. A tool's `terminal` content refers
+ * to them, so its command item can name what ran.
+ */
+function terminalCreated(state: AcpSessionState, request: InboundRequest, result: JsonObject): void {
+  const terminalId = str(result.terminalId);
+  if (terminalId === undefined) return;
+  state.terminals.set(terminalId, {
+    command: commandLine(request.params),
+    cwd: str(request.params.cwd),
+    exitCode: undefined,
+  });
+}
+
+function terminalExited(state: AcpSessionState, request: InboundRequest, result: JsonObject): void {
+  const terminalId = str(request.params.terminalId);
+  const terminal = terminalId === undefined ? undefined : state.terminals.get(terminalId);
+  if (terminal === undefined) return;
+  const status = isObject(result.exitStatus) ? result.exitStatus : result;
+  terminal.exitCode = int(status.exitCode) ?? terminal.exitCode;
+}
 
 const pathOf = (params: JsonObject) => str(params.path);
 const terminalOf = (params: JsonObject) => str(params.terminalId);
@@ -69,12 +95,16 @@ export const CLIENT_METHOD_HANDLERS: Record<string, ClientMethodHandler> = {
   "session/update": { yields: [], note: "dispatched by sessionUpdate kind (group `update`)" },
   "fs/read_text_file": capability(pathOf),
   "fs/write_text_file": capability(pathOf),
-  "terminal/create": capability((params) =>
-    [str(params.command), ...((params.args as string[]) ?? [])].join(" "),
-  ),
-  "terminal/output": capability(terminalOf),
+  "terminal/create": {
+    ...capability((params) => {
+      const line = commandLine(params);
+      return Array.isArray(line) ? line.join(" ") : line;
+    }),
+    answered: terminalCreated,
+  },
+  "terminal/output": { ...capability(terminalOf), answered: terminalExited },
   "terminal/release": capability(terminalOf),
-  "terminal/wait_for_exit": capability(terminalOf),
+  "terminal/wait_for_exit": { ...capability(terminalOf), answered: terminalExited },
   "terminal/kill": capability(terminalOf),
   "elicitation/create": {
     yields: ["request.opened", "user-input.requested", "user-input.resolved", "request.resolved"],
@@ -128,6 +158,7 @@ export function openInboundRequest(
     requestType,
     options: Array.isArray(params.options) ? params.options : [],
     isUserInput: asksUser,
+    params,
   });
   const toolCallId = isObject(params.toolCall) ? str(params.toolCall.toolCallId) : str(params.toolCallId);
   const context = state.context(raw, {
@@ -176,6 +207,7 @@ export function resolveInboundRequest(
   const { request } = open;
   const decision: ApprovalDecision =
     "error" in answer ? "decline" : (handler?.decide?.(request, answer.result) ?? "accept");
+  if ("result" in answer) handler?.answered?.(state, request, answer.result);
   const context = state.context(raw, {
     requestId: open.id,
     turnId: request.turnId,

@@ -83,7 +83,11 @@ describe("what the recordings show", () => {
         (event) => event.type === "item.completed" && event.payload.itemType === "command_execution",
       );
       expect(JSON.stringify(completed?.payload)).toMatch(/"output":"[^"]+/);
-      expect(events.at(-1)).toMatchObject({ type: "turn.completed", payload: { state: "completed" } });
+      expect(events.findLast((event) => event.type === "turn.completed")?.payload).toMatchObject({
+        state: "completed",
+      });
+      // The turn's end returns the session to ready and the thread to idle (the kit's state semantics).
+      expect(events.slice(-2).map((event) => event.payload)).toEqual([{ state: "ready" }, { state: "idle" }]);
     },
   );
 

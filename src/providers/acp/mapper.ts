@@ -240,11 +240,13 @@ export class AcpMapper extends BaseMapper {
       .join("\n");
     const itemId = mintId(this.sessionId, "item", `prompt:${promptId}#${state.next()}`);
     const item = { ...context, itemId };
-    events.push(b.emit("item.started", { itemType: "user_message", status: "inProgress" }, item));
+    // The prompt is the user's whole message (not chunks): its text is the item's details.
+    const details = text.length === 0 ? {} : { details: { text } };
+    events.push(b.emit("item.started", { itemType: "user_message", status: "inProgress", ...details }, item));
     events.push(
       b.emit(
         "item.completed",
-        { itemType: "user_message", status: "completed", detail: text, data: { prompt: blocks } },
+        { itemType: "user_message", status: "completed", detail: text, ...details, data: { prompt: blocks } },
         item,
       ),
     );

@@ -6,6 +6,7 @@ import type { EventBuilder, EventContext } from "../../kit/event-builder.js";
 import type { JsonObject } from "../../kit/guards.js";
 import { IdTable } from "../../kit/id-table.js";
 import { mintId } from "../../kit/ids.js";
+import type { TerminalFacts, ToolFacts } from "./tool-facts.js";
 
 /** A request we sent to the agent, kept until its response arrives. */
 export interface OutgoingRequest {
@@ -21,12 +22,15 @@ export interface InboundRequest {
   turnId: string | undefined;
   options: unknown[];
   isUserInput: boolean;
+  /** The request's params, for what its answer completes (a created terminal's command). */
+  params: JsonObject;
 }
 
 export interface ToolState {
   itemType: CanonicalItemType;
   turnId: string | undefined;
   toolCallId: string;
+  facts: ToolFacts;
 }
 
 type TextKind = "assistant_message" | "reasoning" | "user_message";
@@ -50,9 +54,12 @@ export class AcpSessionState {
   readonly #turnsByPrompt: BoundedMap<string, string>;
   readonly #openTurns: string[] = [];
   readonly tools: IdTable<ToolState>;
-  readonly closedTools: BoundedMap<string, ToolState>;
+  /** Ended tool calls (a late record of one is not a new tool); the facts go with the open entry. */
+  readonly closedTools: BoundedMap<string, true>;
   readonly tasks: IdTable<undefined>;
   readonly compactions: IdTable<undefined>;
+  /** Terminals we created for the agent (`terminal/create`), by terminalId: a tool's `terminal` content. */
+  readonly terminals: BoundedMap<string, TerminalFacts>;
   readonly #text = new Map<TextKind, OpenText>();
   providerSessionId: string | undefined;
   threadId: string | undefined;
@@ -70,6 +77,7 @@ export class AcpSessionState {
     this.closedTools = new BoundedMap(cap);
     this.tasks = new IdTable(sessionId, "task", cap);
     this.compactions = new IdTable(sessionId, "item", cap);
+    this.terminals = new BoundedMap(cap);
   }
 
   /** A fresh, deterministic key suffix: replaying the same records gives the same ids. */

@@ -102,7 +102,7 @@ export const SESSION_UPDATE_HANDLERS: Record<string, UpdateHandler> = {
   agent_thought_chunk: { yields: ["item.started", "content.delta"], map: chunk("reasoning") },
   tool_call: {
     yields: ["item.started", "item.updated", "item.completed"],
-    note: "de-duplicated starts: a repeated toolCallId updates its item",
+    note: "de-duplicated starts: a repeated toolCallId updates its item; details by ToolKind and content type",
     map: ({ state, b, update, raw }) => mapToolCall(state, b, update, raw),
   },
   tool_call_update: {

@@ -3,8 +3,11 @@ import type { RuntimeEventRaw } from "../../contracts/envelope.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import type { EventBuilder } from "../../kit/event-builder.js";
 import { arr, isObject, type JsonObject, str } from "../../kit/guards.js";
+import { itemPayload } from "../../kit/item-payload.js";
 import { providerEvent } from "../../kit/warnings.js";
 import type { AcpSessionState, ToolState } from "./session-state.js";
+import { mcpInvocation, toolView } from "./tool-details.js";
+import { emptyFacts, mergeFacts } from "./tool-facts.js";
 
 /** ACP ToolKind → canonical item type. `fetch` retrieves external data (web); `search` greps the workspace. */
 export const TOOL_KIND_ITEM_TYPE: Record<string, CanonicalItemType> = {
@@ -23,6 +26,28 @@ export const TOOL_KIND_ITEM_TYPE: Record<string, CanonicalItemType> = {
 export function itemTypeOfToolKind(kind: unknown): CanonicalItemType {
   const name = str(kind);
   return (name === undefined ? undefined : TOOL_KIND_ITEM_TYPE[name]) ?? "dynamic_tool_call";
+}
+
+/**
+ * The item type of a tool call's first record: by ToolKind; a call of no particular kind whose input is an MCP
+ * invocation (`{server, tool, arguments}`, as codex-acp forwards Codex's) is an MCP call. Titles are not parsed.
+ */
+function itemTypeOfToolCall(update: JsonObject): CanonicalItemType {
+  const itemType = itemTypeOfToolKind(update.kind);
+  const kind = str(update.kind);
+  if ((kind === undefined || kind === "other") && mcpInvocation(update.rawInput) !== undefined) {
+    return "mcp_tool_call";
+  }
+  return itemType;
+}
+
+function openTool(state: AcpSessionState, key: string, toolCallId: string, update: JsonObject) {
+  return state.tools.open(key, {
+    itemType: itemTypeOfToolCall(update),
+    turnId: state.currentTurnId,
+    toolCallId,
+    facts: emptyFacts(),
+  });
 }
 
 /** The approval a permission request for a tool of this kind stands for. */
@@ -75,15 +100,21 @@ export function toolOutputText(update: JsonObject): string | undefined {
   return texts.length > 0 ? texts.join("\n") : undefined;
 }
 
-function payloadOf(itemType: CanonicalItemType, update: JsonObject, status: ItemStatus | undefined) {
-  const title = str(update.title);
+/** An item event's payload: this record's native fields as data, title and details from all records so far. */
+function payloadOf(
+  state: AcpSessionState,
+  tool: ToolState,
+  update: JsonObject,
+  status: ItemStatus | undefined,
+) {
+  const { title, details } = toolView(tool.itemType, tool.facts, state.terminals);
   const data = toolData(update);
-  return {
-    itemType,
+  return itemPayload(tool.itemType, {
     ...(status === undefined ? {} : { status }),
     ...(title === undefined ? {} : { title }),
+    ...(details === undefined ? {} : { details }),
     ...(Object.keys(data).length === 0 ? {} : { data }),
-  };
+  });
 }
 
 /**
@@ -106,18 +137,15 @@ export function mapToolCall(
     ];
   }
   const events = state.closeText(b, raw);
-  const { entry, isNew } = state.tools.open(key, {
-    itemType: itemTypeOfToolKind(update.kind),
-    turnId: state.currentTurnId,
-    toolCallId,
-  });
+  const { entry, isNew } = openTool(state, key, toolCallId, update);
+  mergeFacts(entry.state.facts, update);
   const ids = toolContext(state, raw, entry.id, entry.state);
   const status = ITEM_STATUS[str(update.status) ?? ""] ?? "inProgress";
-  if (isNew) events.push(b.emit("item.started", payloadOf(entry.state.itemType, update, "inProgress"), ids));
+  if (isNew) events.push(b.emit("item.started", payloadOf(state, entry.state, update, "inProgress"), ids));
   if (isTerminal(update.status)) {
     events.push(...completeTool(state, b, key, update, raw));
   } else if (!isNew) {
-    events.push(b.emit("item.updated", payloadOf(entry.state.itemType, update, status), ids));
+    events.push(b.emit("item.updated", payloadOf(state, entry.state, update, status), ids));
   }
   return events;
 }
@@ -152,25 +180,24 @@ export function mapToolCallUpdate(
   if (entry === undefined) {
     // An update without a start (a lost or never-sent tool_call): start the item so it can end.
     events.push(...state.closeText(b, raw));
-    entry = state.tools.open(key, {
-      itemType: itemTypeOfToolKind(update.kind),
-      turnId: state.currentTurnId,
-      toolCallId,
-    }).entry;
+    entry = openTool(state, key, toolCallId, update).entry;
+    mergeFacts(entry.state.facts, update);
     events.push(
       b.emit(
         "item.started",
-        payloadOf(entry.state.itemType, update, "inProgress"),
+        payloadOf(state, entry.state, update, "inProgress"),
         toolContext(state, raw, entry.id, entry.state),
       ),
     );
+  } else {
+    mergeFacts(entry.state.facts, update);
   }
   if (isTerminal(update.status)) return [...events, ...completeTool(state, b, key, update, raw)];
   const status = ITEM_STATUS[str(update.status) ?? ""];
   events.push(
     b.emit(
       "item.updated",
-      payloadOf(entry.state.itemType, update, status),
+      payloadOf(state, entry.state, update, status),
       toolContext(state, raw, entry.id, entry.state),
     ),
   );
@@ -186,7 +213,7 @@ function completeTool(
 ): RuntimeEvent[] {
   const entry = state.tools.close(key);
   if (entry === undefined) return [];
-  state.closedTools.set(key, entry.state);
+  state.closedTools.set(key, true);
   const status: ItemStatus = update.status === "failed" ? "failed" : "completed";
   const ids = toolContext(state, raw, entry.id, entry.state);
   // ACP streams no command output; hosts read it from command_output deltas whatever the source, so the final
@@ -196,7 +223,7 @@ function completeTool(
     output === undefined
       ? []
       : [b.emit("content.delta", { streamKind: "command_output", delta: output }, ids)];
-  return [...outputDelta, b.emit("item.completed", payloadOf(entry.state.itemType, update, status), ids)];
+  return [...outputDelta, b.emit("item.completed", payloadOf(state, entry.state, update, status), ids)];
 }
 
 /** Ends the tools a turn left open (the agent did not report their end before the prompt returned). */
@@ -211,11 +238,17 @@ export function endToolsOfTurn(
     const key = `tool:${tool.toolCallId}`;
     const entry = state.tools.close(key);
     if (entry === undefined) continue;
-    state.closedTools.set(key, tool);
+    state.closedTools.set(key, true);
+    const { title, details } = toolView(tool.itemType, tool.facts, state.terminals);
     events.push(
       b.emit(
         "item.completed",
-        { itemType: tool.itemType, status: "failed", detail: "the turn ended before the tool call did" },
+        itemPayload(tool.itemType, {
+          status: "failed",
+          ...(title === undefined ? {} : { title }),
+          detail: "the turn ended before the tool call did",
+          ...(details === undefined ? {} : { details }),
+        }),
         toolContext(state, raw, entry.id, tool),
       ),
     );

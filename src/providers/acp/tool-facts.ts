@@ -1,0 +1,106 @@
+import { arr, isObject, type JsonObject, num, str } from "../../kit/guards.js";
+
+/**
+ * What the records of one tool call have said so far. An ACP `tool_call_update` carries only the fields that
+ * changed and each replaces the earlier value, so the item's details are built from this merge rather than from
+ * the one record at hand (Claude's adapter sends the command in an update, its output in a later one).
+ */
+export interface ToolFacts {
+  kind: string | undefined;
+  title: string | undefined;
+  name: string | undefined;
+  status: string | undefined;
+  content: unknown[] | undefined;
+  locations: unknown[] | undefined;
+  rawInput: unknown;
+  rawOutput: unknown;
+  /** `_meta.claudeCode.toolName`: the tool's programmatic name, where Claude's adapter gives it. */
+  metaToolName: string | undefined;
+  /** `_meta.terminal_info.cwd` (codex-acp, when the client shows terminal output). */
+  metaCwd: string | undefined;
+  /** `_meta.terminal_exit.exit_code` (both Zed adapters, when the client shows terminal output). */
+  metaExitCode: number | undefined;
+  /** The file changes last built and the inputs they were built from (rebuilt only when those change). */
+  changesCache: { content: unknown; rawInput: unknown; kind: unknown; value: unknown } | undefined;
+}
+
+export function emptyFacts(): ToolFacts {
+  return {
+    kind: undefined,
+    title: undefined,
+    name: undefined,
+    status: undefined,
+    content: undefined,
+    locations: undefined,
+    rawInput: undefined,
+    rawOutput: undefined,
+    metaToolName: undefined,
+    metaCwd: undefined,
+    metaExitCode: undefined,
+    changesCache: undefined,
+  };
+}
+
+/** Folds one `tool_call` / `tool_call_update` into the facts: a field the record carries replaces the old one. */
+export function mergeFacts(facts: ToolFacts, update: JsonObject): void {
+  facts.kind = str(update.kind) ?? facts.kind;
+  facts.title = str(update.title) ?? facts.title;
+  facts.name = str(update.name) ?? facts.name;
+  facts.status = str(update.status) ?? facts.status;
+  facts.content = arr(update.content) ?? facts.content;
+  facts.locations = arr(update.locations) ?? facts.locations;
+  if (update.rawInput !== undefined && update.rawInput !== null) facts.rawInput = update.rawInput;
+  if (update.rawOutput !== undefined && update.rawOutput !== null) facts.rawOutput = update.rawOutput;
+  const meta = update._meta;
+  if (!isObject(meta)) return;
+  if (isObject(meta.claudeCode)) facts.metaToolName = str(meta.claudeCode.toolName) ?? facts.metaToolName;
+  if (isObject(meta.terminal_info)) facts.metaCwd = str(meta.terminal_info.cwd) ?? facts.metaCwd;
+  if (isObject(meta.terminal_exit))
+    facts.metaExitCode = int(meta.terminal_exit.exit_code) ?? facts.metaExitCode;
+}
+
+export function int(value: unknown): number | undefined {
+  const n = num(value);
+  return n !== undefined && Number.isInteger(n) ? n : undefined;
+}
+
+/** What the client knows of a terminal it created for the agent (`terminal/create` and the answers after it). */
+export interface TerminalFacts {
+  command: string | string[] | undefined;
+  cwd: string | undefined;
+  exitCode: number | undefined;
+}
+
+/**
+ * A command line from an input object: `command` as a string or an argv, with `args` appended when it is the
+ * `{command, args}` shape of `terminal/create`. Undefined when the object carries no command.
+ */
+export function commandLine(input: unknown): string | string[] | undefined {
+  if (!isObject(input)) return undefined;
+  const command = input.command;
+  if (Array.isArray(command)) {
+    return command.length > 0 && command.every((part) => typeof part === "string")
+      ? (command as string[])
+      : undefined;
+  }
+  if (typeof command !== "string" || command.length === 0) return undefined;
+  const args = input.args;
+  if (Array.isArray(args) && args.length > 0 && args.every((part) => typeof part === "string")) {
+    return [command, ...(args as string[])];
+  }
+  return command;
+}
+
+/** The terminal a tool call shows (its `terminal` content entry), if the client created it. */
+export function terminalOfTool(
+  facts: ToolFacts,
+  terminals: { get(id: string): TerminalFacts | undefined },
+): TerminalFacts | undefined {
+  for (const block of facts.content ?? []) {
+    if (!isObject(block) || block.type !== "terminal") continue;
+    const id = str(block.terminalId);
+    const terminal = id === undefined ? undefined : terminals.get(id);
+    if (terminal !== undefined) return terminal;
+  }
+  return undefined;
+}
