@@ -4,7 +4,7 @@ import type { RuntimeEventType } from "../../contracts/event-types.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import type { RuntimeEventPayloadByType, TokenUsage } from "../../contracts/payloads.js";
 import type { EventBuilder } from "../../kit/event-builder.js";
-import { idKey, isObject, type JsonObject, num, str } from "../../kit/guards.js";
+import { idKey, isObject, type JsonObject, num, own, str } from "../../kit/guards.js";
 import { malformedRecordWarning, providerEvent } from "../../kit/warnings.js";
 import type { AcpSessionState, OutgoingRequest } from "./session-state.js";
 import { endToolsOfTurn } from "./tool-calls.js";
@@ -110,7 +110,7 @@ function promptDone({ state, b, id, result, raw }: ResponseInput): RuntimeEvent[
   const stopReason = str(result.stopReason) ?? null;
   const usage = promptUsage(result.usage);
   return endTurn(state, b, id, raw, {
-    state: (stopReason === null ? undefined : TURN_STATE[stopReason]) ?? "completed",
+    state: (stopReason === null ? undefined : own(TURN_STATE, stopReason)) ?? "completed",
     stopReason,
     ...(usage === undefined ? {} : { usage }),
   });

@@ -1,4 +1,5 @@
 import type { RuntimeEventType } from "../../contracts/event-types.js";
+import { own } from "../../kit/guards.js";
 import type { CoverageKind, SourceCoverage } from "../../kit/mapper.js";
 import { AGENT_RESPONSE_HANDLERS } from "./agent-responses.js";
 import { CLIENT_METHOD_HANDLERS } from "./client-methods.js";
@@ -47,7 +48,7 @@ export function acpCoverage(profile: AcpProfile): SourceCoverage {
     kinds.push(row("update", kind, handler.yields, handler.note));
   }
   for (const method of profile.extensionMethods) {
-    const handler = CURSOR_EXTENSION_HANDLERS[method];
+    const handler = own(CURSOR_EXTENSION_HANDLERS, method);
     if (handler !== undefined) kinds.push(row("extension", method, handler.yields, handler.note));
   }
   return { package: ACP_SDK_PACKAGE, version: ACP_SDK_VERSION, kinds, unhandled: [] };

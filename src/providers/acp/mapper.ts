@@ -2,7 +2,7 @@ import type { RuntimeEventRaw } from "../../contracts/envelope.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { BaseMapper, type MessageEntry } from "../../kit/base-mapper.js";
 import { raw } from "../../kit/event-builder.js";
-import { isObject, str } from "../../kit/guards.js";
+import { isObject, own, str } from "../../kit/guards.js";
 import { mintId } from "../../kit/ids.js";
 import type { MapperOptions } from "../../kit/mapper.js";
 import { malformedRecordWarning, unknownKindWarning } from "../../kit/warnings.js";
@@ -87,8 +87,8 @@ export class AcpMapper extends BaseMapper {
   }
 
   private clientHandler(method: string): ClientMethodHandler | undefined {
-    if (this.profile.extensionMethods.includes(method)) return CURSOR_EXTENSION_HANDLERS[method];
-    return CLIENT_METHOD_HANDLERS[method];
+    if (this.profile.extensionMethods.includes(method)) return own(CURSOR_EXTENSION_HANDLERS, method);
+    return own(CLIENT_METHOD_HANDLERS, method);
   }
 
   private mapInbound(
@@ -151,7 +151,7 @@ export class AcpMapper extends BaseMapper {
       return mapAgentError({ state, b, request, id: wire.id, error: wire.error, raw: rawRecord });
     }
     const result = isObject(wire.result) ? wire.result : {};
-    const handler = AGENT_RESPONSE_HANDLERS[request.method];
+    const handler = own(AGENT_RESPONSE_HANDLERS, request.method);
     if (handler === undefined) {
       return [
         unknownKindWarning(b, "ACP method answered", request.method, rawRecord, state.context(rawRecord)),
@@ -175,7 +175,7 @@ export class AcpMapper extends BaseMapper {
         ),
       ];
     }
-    const handler = SESSION_UPDATE_HANDLERS[kind];
+    const handler = own(SESSION_UPDATE_HANDLERS, kind);
     if (handler === undefined) {
       return [unknownKindWarning(b, "session/update kind", kind, rawRecord, state.context(rawRecord))];
     }

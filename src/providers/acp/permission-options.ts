@@ -1,5 +1,5 @@
 import type { ApprovalDecision } from "../../contracts/enums.js";
-import { isObject, str } from "../../kit/guards.js";
+import { isObject, own, str } from "../../kit/guards.js";
 
 /** ACP PermissionOptionKind ↔ canonical decision. Agents name their options freely; the kind is what counts. */
 export const OPTION_KIND_DECISION: Record<string, ApprovalDecision> = {
@@ -47,8 +47,8 @@ export function readOptions(options: unknown): PermissionOption[] {
 /** The canonical decision a chosen option stands for. */
 export function decisionOfOption(options: unknown, optionId: string): ApprovalDecision | undefined {
   const option = readOptions(options).find((candidate) => candidate.optionId === optionId);
-  const byKind = option?.kind === undefined ? undefined : OPTION_KIND_DECISION[option.kind];
-  return byKind ?? OPTION_ID_DECISION[optionId];
+  const byKind = own(OPTION_KIND_DECISION, option?.kind);
+  return byKind ?? own(OPTION_ID_DECISION, optionId);
 }
 
 /** The native outcome for a canonical decision: the option of the best matching kind, or `cancelled`. */
@@ -67,7 +67,7 @@ export function outcomeForDecision(
     if (match !== undefined) return { outcome: "selected", optionId: match.optionId };
   }
   const byId = offered.find((option) => {
-    const implied = OPTION_ID_DECISION[option.optionId];
+    const implied = own(OPTION_ID_DECISION, option.optionId);
     return implied === decision || (decision === "acceptForSession" && implied === "accept");
   });
   if (byId !== undefined) return { outcome: "selected", optionId: byId.optionId };

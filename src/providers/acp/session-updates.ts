@@ -3,7 +3,7 @@ import type { RuntimeEventRaw } from "../../contracts/envelope.js";
 import type { RuntimeEventType } from "../../contracts/event-types.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import type { EventBuilder } from "../../kit/event-builder.js";
-import { arr, isObject, type JsonObject, num, str } from "../../kit/guards.js";
+import { arr, isObject, type JsonObject, num, own, str } from "../../kit/guards.js";
 import { providerEvent } from "../../kit/warnings.js";
 import type { AcpSessionState } from "./session-state.js";
 import { mapToolCall, mapToolCallUpdate } from "./tool-calls.js";
@@ -52,7 +52,7 @@ const PLAN_STATUS: Record<string, PlanStepStatus> = {
 export function planSteps(entries: unknown): { step: string; status: PlanStepStatus }[] {
   return (arr(entries) ?? []).filter(isObject).map((entry) => ({
     step: str(entry.content) ?? str(entry.title) ?? str(entry.text) ?? "",
-    status: PLAN_STATUS[str(entry.status) ?? ""] ?? "pending",
+    status: own(PLAN_STATUS, str(entry.status)) ?? "pending",
   }));
 }
 

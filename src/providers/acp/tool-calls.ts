@@ -2,7 +2,7 @@ import type { CanonicalItemType, CanonicalRequestType, ItemStatus } from "../../
 import type { RuntimeEventRaw } from "../../contracts/envelope.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import type { EventBuilder } from "../../kit/event-builder.js";
-import { arr, isObject, type JsonObject, str } from "../../kit/guards.js";
+import { arr, isObject, type JsonObject, own, str } from "../../kit/guards.js";
 import { itemPayload } from "../../kit/item-payload.js";
 import { providerEvent } from "../../kit/warnings.js";
 import type { AcpSessionState, ToolState } from "./session-state.js";
@@ -25,7 +25,7 @@ export const TOOL_KIND_ITEM_TYPE: Record<string, CanonicalItemType> = {
 
 export function itemTypeOfToolKind(kind: unknown): CanonicalItemType {
   const name = str(kind);
-  return (name === undefined ? undefined : TOOL_KIND_ITEM_TYPE[name]) ?? "dynamic_tool_call";
+  return own(TOOL_KIND_ITEM_TYPE, name) ?? "dynamic_tool_call";
 }
 
 /**
@@ -140,7 +140,7 @@ export function mapToolCall(
   const { entry, isNew } = openTool(state, key, toolCallId, update);
   mergeFacts(entry.state.facts, update);
   const ids = toolContext(state, raw, entry.id, entry.state);
-  const status = ITEM_STATUS[str(update.status) ?? ""] ?? "inProgress";
+  const status = own(ITEM_STATUS, str(update.status)) ?? "inProgress";
   if (isNew) events.push(b.emit("item.started", payloadOf(state, entry.state, update, "inProgress"), ids));
   if (isTerminal(update.status)) {
     events.push(...completeTool(state, b, key, update, raw));
@@ -193,7 +193,7 @@ export function mapToolCallUpdate(
     mergeFacts(entry.state.facts, update);
   }
   if (isTerminal(update.status)) return [...events, ...completeTool(state, b, key, update, raw)];
-  const status = ITEM_STATUS[str(update.status) ?? ""];
+  const status = own(ITEM_STATUS, str(update.status));
   events.push(
     b.emit(
       "item.updated",

@@ -6,7 +6,7 @@ import type {
   FileChangeKind,
   ItemDetails,
 } from "../../contracts/item-details.js";
-import { isObject, type JsonObject, num, str } from "../../kit/guards.js";
+import { isObject, type JsonObject, num, own, str } from "../../kit/guards.js";
 import { unwrapShellCommand } from "../../kit/shell-command.js";
 import { unifiedDiff } from "../../kit/unified-diff.js";
 import { commandLine, int, type TerminalFacts, type ToolFacts, terminalOfTool } from "./tool-facts.js";
@@ -235,7 +235,7 @@ const DYNAMIC_KIND: Record<string, DynamicToolKind> = {
 function dynamicDetails(facts: ToolFacts): ItemDetails | undefined {
   const tool = facts.name ?? facts.metaToolName ?? facts.title;
   if (tool === undefined) return undefined;
-  const kind = facts.kind === undefined ? undefined : DYNAMIC_KIND[facts.kind];
+  const kind = own(DYNAMIC_KIND, facts.kind);
   const paths = locationPaths(facts.locations);
   return {
     tool,
