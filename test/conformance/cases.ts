@@ -45,6 +45,8 @@ const CODEX_LIMITS = {
   question: no("codex 0.171.0 answers request_user_input with 'unavailable in Default mode'"),
   subagent: no("codex 0.171.0 offers the model no subagent tool by default"),
 };
+const CLAUDE_NO_EXIT_CODE =
+  "Claude Code 2.1's Bash result has stdout, stderr and interrupted, no exit status";
 const ACP_LIMITS = {
   question: no("ACP v1 has no question-to-the-user channel (only Cursor's extension)"),
   subagent: no("ACP v1 has no subagent linkage (only Cursor's cursor/task extension)"),
@@ -70,8 +72,28 @@ export const DRIVER_CASES: DriverCase[] = [
       subagent: no("exec 0.163 offers no subagent tool"),
     },
   },
-  { name: "Claude SDK", create: createClaudeDriver, support: { ...ALL } },
-  { name: "ACP: claude-agent-acp", create: acpAgent("claude-agent-acp"), support: { ...ALL, ...ACP_LIMITS } },
+  {
+    name: "Claude SDK",
+    create: createClaudeDriver,
+    support: {
+      ...ALL,
+      "shell with approval": { supported: true, absent: { exitCode: CLAUDE_NO_EXIT_CODE } },
+    },
+  },
+  {
+    name: "ACP: claude-agent-acp",
+    create: acpAgent("claude-agent-acp"),
+    support: {
+      ...ALL,
+      ...ACP_LIMITS,
+      "shell with approval": {
+        supported: true,
+        absent: {
+          exitCode: `${CLAUDE_NO_EXIT_CODE}; the adapter sends one only in _meta.terminal_exit to clients that advertise terminal output`,
+        },
+      },
+    },
+  },
   {
     name: "ACP: codex-acp",
     create: acpAgent("codex-acp"),
