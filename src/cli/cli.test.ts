@@ -71,6 +71,7 @@ describe("cli", () => {
       "project",
       "view",
       "run",
+      "chat",
       "coverage",
       "schema",
       "mock-model",
