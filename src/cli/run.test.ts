@@ -53,6 +53,12 @@ describe("provider-runtime run (real codex app-server, mock model)", () => {
     expect(io.err()).toMatch(/--approve ask needs stdin to be a terminal/);
   });
 
+  it("chat off a terminal is a usage error", async () => {
+    const io = memoryIo("hello\n");
+    expect(await main(["chat", "--provider", "codex", "--mock"], io)).toBe(2);
+    expect(io.err()).toMatch(/chat needs a terminal/);
+  });
+
   it("codex-sdk cannot ask: decline, ask and the default are usage errors naming why", async () => {
     for (const approve of [["--approve", "decline"], ["--approve", "ask"], []]) {
       const io = { ...memoryIo(), stdinIsTTY: approve.length === 0 };

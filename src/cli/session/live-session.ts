@@ -131,6 +131,9 @@ export class LiveSession {
       },
     );
     let live: LiveSession | undefined;
+    // The last resort, should the process end some other way (an uncaught error): no scratch dir left behind.
+    const onExit = () => agent?.removeScratchNow();
+    process.once("exit", onExit);
     try {
       agent = await AgentSession.open(options.plan, io);
       live = new LiveSession(agent, options, signals);
@@ -146,6 +149,7 @@ export class LiveSession {
       await live?.ended.catch(() => undefined);
       live?.lines?.close();
       signals.dispose();
+      process.off("exit", onExit);
     }
   }
 }
