@@ -11,7 +11,8 @@ const soundLines = [
   sampleEvent("session.started", 1),
   sampleEvent("turn.started", 2, { turnId: "t" } as never),
   sampleEvent("turn.completed", 3, { turnId: "t" } as never),
-  sampleEvent("session.exited", 4),
+  sampleEvent("session.state.changed", 4), // ready again after the turn (DESIGN.md §2 state semantics)
+  sampleEvent("session.exited", 5),
 ].map((e) => JSON.stringify(e));
 
 describe("cli", () => {
@@ -31,12 +32,12 @@ describe("cli", () => {
   it("verify: 0 on a sound stream, 1 with one line per violation", async () => {
     const ok = memoryIo(`${soundLines.join("\n")}\n`);
     expect(await main(["verify"], ok)).toBe(0);
-    const broken = memoryIo(`${[soundLines[0], soundLines[1], soundLines[3]].join("\n")}\nnot json\n`);
+    const broken = memoryIo(`${[soundLines[0], soundLines[1], soundLines[4]].join("\n")}\nnot json\n`);
     expect(await main(["verify", "-"], broken)).toBe(1);
     const lines = broken.out().trim().split("\n");
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^seq 4: \[sequence-gap\]/);
-    expect(lines[1]).toMatch(/^seq 4: \[turn-open-at-exit\]/);
+    expect(lines[0]).toMatch(/^seq 5: \[sequence-gap\]/);
+    expect(lines[1]).toMatch(/^seq 5: \[turn-open-at-exit\]/);
     expect(lines[2]).toMatch(/\[invalid-event\] not JSON/);
   });
 
@@ -53,7 +54,7 @@ describe("cli", () => {
     expect(await main(["project", file], project)).toBe(0);
     expect(JSON.parse(project.out())).toMatchObject({
       turns: [{ turnId: "t", state: "completed" }],
-      eventCount: 4,
+      eventCount: 5,
     });
     const view = memoryIo();
     expect(await main(["view", "--no-color", file], view)).toBe(0);
@@ -71,6 +72,7 @@ describe("cli", () => {
       "project",
       "view",
       "run",
+      "chat",
       "coverage",
       "schema",
       "mock-model",

@@ -1,4 +1,5 @@
 import { UnreadableInputError } from "../node/line-source.js";
+import { chatCommand } from "./commands/chat.js";
 import { coverageCommand } from "./commands/coverage.js";
 import { normalizeCommand } from "./commands/normalize.js";
 import { projectCommand } from "./commands/project.js";
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, Command> = {
   project: projectCommand,
   view: viewCommand,
   run: runCommand,
+  chat: chatCommand,
   coverage: coverageCommand,
   schema: schemaCommand,
   "mock-model": async (argv, io) => (await import("../mock-model/cli.js")).runMockModelCommand(argv, io),
@@ -28,6 +30,7 @@ export function processIo(): CliIo {
     stderr: process.stderr,
     isTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
+    stdinIsTTY: process.stdin.isTTY === true,
   };
 }
 
@@ -62,6 +65,8 @@ export function runAsProcess(argv: string[] = process.argv.slice(2)): void {
   main(argv).then(
     (code) => {
       process.exitCode = code;
+      // Ended by a signal: the session is stopped; a handle that lingers (a stuck pipe) must not keep us here.
+      if (code > 128) setTimeout(() => process.exit(code), 2_000).unref();
     },
     (error: unknown) => {
       process.stderr.write(`provider-runtime: ${error instanceof Error ? error.message : String(error)}\n`);

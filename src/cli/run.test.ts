@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../contracts/events.js";
 import { memoryIo } from "../test-support/memory-io.js";
-import { verifyEvents } from "../verify/index.js";
 import { main } from "./main.js";
 
 const eventsOf = (text: string) =>
@@ -11,20 +10,6 @@ const eventsOf = (text: string) =>
     .map((line) => JSON.parse(line) as RuntimeEvent);
 
 describe("provider-runtime run (real codex app-server, mock model)", () => {
-  it("--approve ask: the answer typed at the prompt resolves the approval", async () => {
-    const io = memoryIo("y\n");
-    const code = await main(
-      ["run", "--provider", "codex", "--mock", "--approve", "ask", "--json", "mock:shell run a command"],
-      io,
-    );
-    expect(code).toBe(0);
-    expect(io.err()).toMatch(/approve command_execution_approval/);
-    const events = eventsOf(io.out());
-    expect(verifyEvents(events)).toEqual([]);
-    const resolved = events.find((e) => e.type === "request.resolved");
-    expect(resolved?.type === "request.resolved" && resolved.payload.decision).toBe("accept");
-  });
-
   it("--approve decline: the command does not run and the turn still completes", async () => {
     const io = memoryIo();
     const code = await main(
@@ -57,6 +42,30 @@ describe("provider-runtime run (real codex app-server, mock model)", () => {
     ]) {
       const io = memoryIo();
       expect(await main(argv, io)).toBe(2);
+    }
+  });
+
+  it("--approve ask off a terminal is a usage error, not a wait for input that never comes", async () => {
+    const io = memoryIo("y\n");
+    expect(await main(["run", "--provider", "codex", "--mock", "--approve", "ask", "mock:shell x"], io)).toBe(
+      2,
+    );
+    expect(io.err()).toMatch(/--approve ask needs stdin to be a terminal/);
+  });
+
+  it("chat off a terminal is a usage error", async () => {
+    const io = memoryIo("hello\n");
+    expect(await main(["chat", "--provider", "codex", "--mock"], io)).toBe(2);
+    expect(io.err()).toMatch(/chat needs a terminal/);
+  });
+
+  it("codex-sdk cannot ask: decline, ask and the default are usage errors naming why", async () => {
+    for (const approve of [["--approve", "decline"], ["--approve", "ask"], []]) {
+      const io = { ...memoryIo(), stdinIsTTY: approve.length === 0 };
+      expect(await main(["run", "--provider", "codex-sdk", "--mock", ...approve, "mock:shell x"], io)).toBe(
+        2,
+      );
+      expect(io.err()).toMatch(/exec has no approval channel.*--approve accept/);
     }
   });
 });

@@ -14,6 +14,8 @@ export interface CliIo {
   isTTY: boolean;
   /** Whether stderr is a terminal (progress lines). */
   stderrIsTTY?: boolean;
+  /** Whether stdin is a terminal (prompts: `--approve ask`, `chat`). */
+  stdinIsTTY?: boolean;
 }
 
 export const EXIT_OK = 0;
@@ -31,7 +33,9 @@ Commands:
   project [FILE|-]       canonical stream → thread view (JSON)
   view [FILE|-]          canonical stream → readable timeline
   run --provider P [--mock] [--approve ask|accept|decline] [--json] [--record FILE] PROMPT...
-                         a live session with a real agent program
+                         one turn of a live session with a real agent program
+  chat --provider P [--mock] [--approve ask|accept|decline]
+                         an interactive multi-turn session on a terminal
   coverage [--json]      each native kind of the pinned versions and what it maps to
   schema                 the canonical JSON Schema
   mock-model [--port N]  the scripted model server

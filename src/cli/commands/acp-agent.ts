@@ -12,12 +12,21 @@ export interface AgentLaunch {
 
 /**
  * `--agent` takes a command line or the name of a known ACP agent on npm. With `--mock`, a known agent (by name or
- * recognised in the command line) gets the environment that points it at the mock model.
+ * recognised in the command line) gets the environment that points it at the mock model; its config home goes in
+ * `stateDir` (the caller removes it), else in a temp dir of its own.
  */
-export async function resolveAcpAgent(agent: string, modelBaseUrl: string | undefined): Promise<AgentLaunch> {
+export async function resolveAcpAgent(
+  agent: string,
+  modelBaseUrl: string | undefined,
+  stateDir?: string,
+): Promise<AgentLaunch> {
+  const where = stateDir === undefined ? {} : { stateDir };
   const known = KNOWN_ACP_AGENTS.find((name) => agent === name);
   if (known !== undefined) {
-    const launch = await acpAgentCommand(known, modelBaseUrl === undefined ? {} : { modelBaseUrl });
+    const launch = await acpAgentCommand(
+      known,
+      modelBaseUrl === undefined ? where : { modelBaseUrl, ...where },
+    );
     return { command: launch.command, env: launch.env };
   }
   // The agent runs in its own working directory: relative paths on the command line are the caller's.
@@ -33,6 +42,6 @@ export async function resolveAcpAgent(agent: string, modelBaseUrl: string | unde
       warning: `--mock: "${agent}" is not a known ACP agent (${KNOWN_ACP_AGENTS.join(", ")}); it keeps its own model settings`,
     };
   }
-  const launch = await acpAgentCommand(recognised, { modelBaseUrl });
+  const launch = await acpAgentCommand(recognised, { modelBaseUrl, ...where });
   return { command, env: launch.env };
 }

@@ -1,7 +1,8 @@
 import { asObject, str } from "../../kit/guards.js";
 
 /**
- * Answers `user-input.requested` questions without a human: each question gets its first option's label.
+ * Answers `user-input.requested` questions without a human: each question gets its first option's label. For
+ * scripted hosts (the conformance harness); the CLI never does this: it asks, or declines without a terminal.
  * Questions are read leniently (an array of `{id?, question?, header?, options?: [{label}]}`).
  */
 export function answerUserInput(questions: unknown): Record<string, string> | undefined {

@@ -1,0 +1,155 @@
+import type { RuntimeEvent } from "../../contracts/events.js";
+import type { RuntimeDriver } from "../../drivers/types.js";
+import { TimelineRenderer } from "../../view/timeline.js";
+import type { CliIo } from "../usage.js";
+import { AgentSession, type SessionPlan } from "./agent-session.js";
+import { ApprovalQueue } from "./approval-queue.js";
+import { SIGNAL_EXIT_CODES, type StopSignals, watchStopSignals } from "./stop-signals.js";
+import { TerminalLines } from "./terminal-lines.js";
+
+export interface LiveSessionOptions {
+  plan: SessionPlan;
+  io: CliIo;
+  json: boolean;
+  /** Chat reads stdin whatever the policy; run only to ask. */
+  readStdin: boolean;
+  /** Lines typed while no question is open. */
+  onLine?: (text: string) => void;
+  /** Ctrl-C read as a key (`atPrompt`: it cancelled an open question); default: stop, as SIGINT does. */
+  onInterrupt?: (atPrompt: boolean) => void;
+  /** stdin ended. */
+  onEnd?: () => void;
+}
+
+/** Canonical events as JSONL, or the timeline. */
+class EventPrinter {
+  readonly #renderer: TimelineRenderer;
+
+  constructor(
+    readonly io: CliIo,
+    readonly json: boolean,
+  ) {
+    this.#renderer = new TimelineRenderer({ color: io.isTTY && !process.env.NO_COLOR });
+  }
+
+  print(event: RuntimeEvent): void {
+    if (this.json) this.io.stdout.write(`${JSON.stringify(event)}\n`);
+    else for (const line of this.#renderer.render(event)) this.io.stdout.write(`${line}\n`);
+  }
+
+  flush(): void {
+    if (!this.json) for (const line of this.#renderer.flush()) this.io.stdout.write(`${line}\n`);
+  }
+}
+
+/**
+ * One session with a live agent, the part `run` and `chat` share: the driver, its events printed and fed to the
+ * one approval queue, the terminal, and SIGINT/SIGTERM — the session is stopped (pending requests cancelled,
+ * `session.exited` written), everything it made is removed, and the command exits 130/143.
+ */
+export class LiveSession {
+  readonly printer: EventPrinter;
+  readonly queue: ApprovalQueue;
+  readonly lines: TerminalLines | undefined;
+  /** Settles when the event stream has ended (after `session.exited`). */
+  readonly ended: Promise<void>;
+  readonly #agent: AgentSession;
+  readonly #signals: StopSignals;
+  readonly #listeners: Array<(event: RuntimeEvent) => void> = [];
+
+  private constructor(agent: AgentSession, options: LiveSessionOptions, signals: StopSignals) {
+    const { io, plan } = options;
+    this.#agent = agent;
+    this.#signals = signals;
+    this.printer = new EventPrinter(io, options.json);
+    const stdin = io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
+    this.lines =
+      options.readStdin || plan.policy === "ask"
+        ? new TerminalLines({
+            input: io.stdin,
+            output: io.stderr,
+            terminal: stdin.isTTY === true,
+            onLine: options.onLine ?? (() => this.lines?.say("(no question is open: that line was dropped)")),
+            onInterrupt: (atPrompt) => {
+              if (options.onInterrupt !== undefined) options.onInterrupt(atPrompt);
+              else if (!atPrompt) signals.trigger("SIGINT");
+            },
+            ...(options.onEnd === undefined ? {} : { onEnd: options.onEnd }),
+          })
+        : undefined;
+    this.queue = new ApprovalQueue({
+      policy: plan.policy,
+      ...(this.lines === undefined ? {} : { lines: this.lines }),
+      respond: (requestId, response) => this.driver.respond(requestId, response),
+      warn: (text) => io.stderr.write(`provider-runtime: ${text}\n`),
+    });
+    this.ended = this.#consume();
+  }
+
+  get driver(): RuntimeDriver {
+    return this.#agent.driver;
+  }
+
+  /** The stop signal received (the session is being stopped), if any. */
+  get stopSignal(): string | undefined {
+    return this.#signals.received;
+  }
+
+  /** Every event, after it was printed and seen by the queue. */
+  onEvent(listener: (event: RuntimeEvent) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  async #consume(): Promise<void> {
+    for await (const event of this.driver.events) {
+      this.printer.print(event);
+      this.queue.observe(event);
+      for (const listener of this.#listeners) listener(event);
+    }
+    this.printer.flush();
+  }
+
+  /**
+   * Opens the session, runs `body` with it, and undoes everything on every way out. A stop signal stops the
+   * driver (so `body` sees the stream end) and makes the exit code 128 + the signal; a second one leaves at once.
+   */
+  static async with(
+    options: LiveSessionOptions,
+    body: (live: LiveSession) => Promise<number>,
+  ): Promise<number> {
+    const { io } = options;
+    let agent: AgentSession | undefined;
+    const signals = watchStopSignals(
+      (signal) => {
+        io.stderr.write(`provider-runtime: ${signal}: stopping the session\n`);
+        void agent?.driver.stop().catch(() => undefined);
+      },
+      (signal) => {
+        io.stderr.write(`provider-runtime: ${signal} again: leaving without waiting for the agent\n`);
+        agent?.removeScratchNow();
+        process.exit(SIGNAL_EXIT_CODES[signal]);
+      },
+    );
+    let live: LiveSession | undefined;
+    // The last resort, should the process end some other way (an uncaught error): no scratch dir left behind.
+    const onExit = () => agent?.removeScratchNow();
+    process.once("exit", onExit);
+    try {
+      agent = await AgentSession.open(options.plan, io);
+      live = new LiveSession(agent, options, signals);
+      const code = signals.received === undefined ? await body(live) : 0;
+      const signal = signals.received;
+      return signal === undefined ? code : SIGNAL_EXIT_CODES[signal];
+    } catch (error) {
+      const signal = signals.received;
+      if (signal === undefined) throw error;
+      return SIGNAL_EXIT_CODES[signal];
+    } finally {
+      await agent?.close();
+      await live?.ended.catch(() => undefined);
+      live?.lines?.close();
+      signals.dispose();
+      process.off("exit", onExit);
+    }
+  }
+}

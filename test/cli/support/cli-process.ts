@@ -1,0 +1,116 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { RuntimeEvent } from "../../../src/contracts/events.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const REPO = resolve(here, "../../..");
+export const CLI = join(REPO, "bin/provider-runtime.js");
+export const FAKE_ACP_AGENT = join(here, "fake-acp-agent.mjs");
+const PTY_RUN = join(here, "pty-run.py");
+
+/** A fresh directory to be a test's TMPDIR. */
+export function privateTmp(): string {
+  return mkdtempSync(join(tmpdir(), "cli-test-"));
+}
+
+/** The built CLI as a child process, with its own TMPDIR; on a pseudo-terminal (stdin, stderr) with `tty`. */
+export class CliProcess {
+  readonly child: ChildProcess;
+  readonly tmp: string;
+  readonly exited: Promise<number | null>;
+  #out = "";
+  #err = "";
+  readonly #watchers = new Set<() => void>();
+
+  constructor(args: string[], options: { tty?: boolean; tmp?: string } = {}) {
+    this.tmp = options.tmp ?? privateTmp();
+    const command = options.tty
+      ? ["python3", PTY_RUN, process.execPath, CLI, ...args]
+      : [process.execPath, CLI, ...args];
+    const [program, ...rest] = command as [string, ...string[]];
+    this.child = spawn(program, rest, {
+      cwd: REPO,
+      env: { ...process.env, TMPDIR: this.tmp, NO_COLOR: "1" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    this.child.stdout?.setEncoding("utf8").on("data", (text: string) => this.#grow("out", text));
+    this.child.stderr?.setEncoding("utf8").on("data", (text: string) => this.#grow("err", text));
+    this.exited = new Promise((done) => this.child.once("close", (code) => done(code)));
+  }
+
+  get stdout(): string {
+    return this.#out;
+  }
+
+  get stderr(): string {
+    return this.#err;
+  }
+
+  events(): RuntimeEvent[] {
+    return this.#out
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as RuntimeEvent);
+  }
+
+  /** Keys typed at the terminal (with `tty`), or bytes on stdin. */
+  type(text: string): void {
+    this.child.stdin?.write(text);
+  }
+
+  /** Waits until the stream's text (from `from` on) matches; fails with both streams after `timeoutMs`. */
+  async waitFor(stream: "out" | "err", pattern: RegExp, options: { from?: number; timeoutMs?: number } = {}) {
+    const text = () => (stream === "out" ? this.#out : this.#err).slice(options.from ?? 0);
+    if (pattern.test(text())) return;
+    await new Promise<void>((done, fail) => {
+      const giveUp = (why: string) => {
+        clearTimeout(timer);
+        this.#watchers.delete(check);
+        fail(
+          new Error(
+            `${why}: no ${pattern} on std${stream}\n--- stdout\n${this.#out.slice(-3000)}\n--- stderr\n${this.#err.slice(-3000)}`,
+          ),
+        );
+      };
+      const timer = setTimeout(() => giveUp("timed out"), options.timeoutMs ?? 45_000);
+      const check = () => {
+        if (!pattern.test(text())) return false;
+        clearTimeout(timer);
+        this.#watchers.delete(check);
+        done();
+        return true;
+      };
+      this.#watchers.add(check);
+      void this.exited.then(() =>
+        setTimeout(() => {
+          if (this.#watchers.has(check) && !check()) giveUp("the CLI exited");
+        }, 100),
+      );
+    });
+  }
+
+  #grow(stream: "out" | "err", text: string): void {
+    if (stream === "out") this.#out += text;
+    else this.#err += text;
+    for (const check of [...this.#watchers]) check();
+  }
+}
+
+/** Processes still alive that were started with this TMPDIR (the CLI's children and theirs). */
+export function processesWithTmpdir(tmp: string): number[] {
+  const alive: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const environ = readFileSync(`/proc/${entry}/environ`, "utf8").split("\0");
+      const state = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.[0];
+      if (environ.includes(`TMPDIR=${tmp}`) && state !== "Z") alive.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return alive;
+}
