@@ -68,6 +68,10 @@ export const DRIVER_CASES: DriverCase[] = [
         withoutApproval: true,
         note: "the command runs; exec has no approval channel, checked absent",
       },
+      "file edit": {
+        supported: true,
+        absent: { diff: "exec's file_change item has paths and kinds, no diff" },
+      },
       question: no("exec has no channel for questions to the user"),
       subagent: no("exec 0.163 offers no subagent tool"),
     },
