@@ -15,7 +15,11 @@ export function conformanceTable(): string {
   const rows = CONCEPTS.map((concept) => {
     const cells = DRIVER_CASES.map((driverCase) => {
       const support = driverCase.support[concept];
-      if (support.supported) return support.note ? `✅ (${support.note})` : "✅";
+      if (support.supported) {
+        const absent = Object.entries(support.absent ?? {}).map(([field, why]) => `no ${field}: ${why}`);
+        const notes = [support.note, ...absent].filter((note) => note !== undefined);
+        return notes.length > 0 ? `✅ (${notes.join("; ")})` : "✅";
+      }
       let index = notes.indexOf(support.why);
       if (index < 0) index = notes.push(support.why) - 1;
       return `— [${index + 1}]`;
