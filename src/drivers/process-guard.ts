@@ -20,15 +20,16 @@ export const HOST_KILL_AFTER_MS = GUARD_GRACE_MS + 3_000;
 
 const GUARD_SOURCE = `"use strict";
 const { spawn } = require("node:child_process");
-const { rmSync } = require("node:fs");
+const { closeSync, rmSync, writeSync } = require("node:fs");
 const { Socket } = require("node:net");
 const { signals } = require("node:os").constants;
 const cfg = JSON.parse(process.argv[1]);
 const [program, ...args] = cfg.command.concat(process.argv.slice(2));
 const host = process.ppid;
 let hostGone = false;
-process.stderr.on("error", () => {});
 const child = spawn(program, args, { stdio: "inherit", detached: true });
+// The agent has the host's pipes now: the guard lets go of them, so that the host sees the agent close one.
+child.once("spawn", () => { for (const fd of [0, 1, 2]) { try { closeSync(fd); } catch {} } });
 const group = (sig) => { try { process.kill(-child.pid, sig); } catch {} };
 let killer;
 const end = () => { group("SIGTERM"); killer ??= setTimeout(() => group("SIGKILL"), cfg.graceMs); };
@@ -45,7 +46,7 @@ if (cfg.control) {
   if (child.pid !== undefined) control.write(child.pid + "\\n");
 }
 child.once("error", (error) => {
-  process.stderr.write("provider-runtime guard: " + error.message + "\\n");
+  try { writeSync(2, "provider-runtime guard: " + error.message + "\\n"); } catch {}
   process.exit(127);
 });
 child.once("exit", (code, signal) => {
