@@ -48,7 +48,9 @@ function thisModuleUrl(): string | undefined {
 
 /** The directory of an installed package (its package.json's), or undefined. */
 export function findPackageDir(name: string, base?: string): string | undefined {
-  const bases = [base, thisModuleUrl(), join(process.cwd(), "noop.js")];
+  // In a CommonJS bundle `import.meta.url` is gone but `__filename` names the bundle.
+  const bundle = typeof __filename === "string" ? __filename : undefined;
+  const bases = [base, thisModuleUrl(), bundle, join(process.cwd(), "noop.js")];
   for (const from of bases) {
     if (from === undefined) continue;
     // The node_modules dirs Node would search, checked by hand: `require.resolve` fails for a package whose
