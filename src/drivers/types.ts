@@ -28,8 +28,16 @@ export interface DriverOptions {
   modelBaseUrl?: string;
   /** Resume a provider session/thread by its native id. */
   resume?: string;
-  /** Extra environment for the agent process. */
+  /**
+   * Extra environment for the agent process, over the allowlist it gets from this process's environment (see
+   * `src/drivers/agent-env.ts`): the host's explicit choice, passed as given, also with a mock model.
+   */
   env?: Record<string, string>;
+  /**
+   * The agent program to run instead of the installed package's: codex (app-server), the codex binary of
+   * codex exec, Claude Code. ACP agents take `agentCommand`.
+   */
+  executablePath?: string;
   /** Receives every native record as a transcript line (DESIGN.md §3). */
   record?: (line: string) => void;
   /** Clock for live events (default: wall time). */

@@ -1,113 +1,23 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-
-/** Extra top-level keys of Codex's config.toml that drivers choose per run. */
-export interface CodexHomeExtra {
-  approvalPolicy?: "untrusted" | "on-failure" | "on-request" | "never";
-  sandboxMode?: "read-only" | "workspace-write" | "danger-full-access";
-  /** Defaults to gpt-5.5, a model Codex 0.171 knows (an unknown name adds a "model metadata not found" item). */
-  model?: string;
-  /** Codex retries a failed request (default 4 more times) and a broken stream (5 more times) with backoff. */
-  requestMaxRetries?: number;
-  streamMaxRetries?: number;
-}
-
-/** What to add to Codex's environment: its home, and the API key its `mock` provider reads. */
-export interface CodexHomeEnv {
-  CODEX_HOME: string;
-  MOCK_API_KEY: string;
-}
-
-export const MOCK_API_KEY = "mock-api-key";
-
-/** Writes `dir/config.toml` pointing Codex at the mock model, with analytics and plugins off (no other traffic). */
-export async function writeCodexHome(
-  dir: string,
-  baseUrl: string,
-  extra: CodexHomeExtra = {},
-): Promise<CodexHomeEnv> {
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, "config.toml"), codexConfigToml(baseUrl, extra));
-  return { CODEX_HOME: dir, MOCK_API_KEY };
-}
-
-export function codexConfigToml(baseUrl: string, extra: CodexHomeExtra = {}): string {
-  const topLevel = [`model = ${tomlString(extra.model ?? "gpt-5.5")}`, `model_provider = "mock"`];
-  if (extra.approvalPolicy !== undefined)
-    topLevel.push(`approval_policy = ${tomlString(extra.approvalPolicy)}`);
-  if (extra.sandboxMode !== undefined) topLevel.push(`sandbox_mode = ${tomlString(extra.sandboxMode)}`);
-  return [
-    ...topLevel,
-    "",
-    "[model_providers.mock]",
-    `name = "Mock"`,
-    `base_url = ${tomlString(`${baseUrl.replace(/\/+$/, "")}/v1`)}`,
-    `env_key = "MOCK_API_KEY"`,
-    `wire_api = "responses"`,
-    ...retryKeys(extra),
-    "",
-    "[analytics]",
-    "enabled = false",
-    "",
-    "[features]",
-    "plugins = false",
-    "",
-  ].join("\n");
-}
-
-function retryKeys(extra: CodexHomeExtra): string[] {
-  const keys: string[] = [];
-  if (extra.requestMaxRetries !== undefined)
-    keys.push(`request_max_retries = ${Math.trunc(extra.requestMaxRetries)}`);
-  if (extra.streamMaxRetries !== undefined)
-    keys.push(`stream_max_retries = ${Math.trunc(extra.streamMaxRetries)}`);
-  return keys;
-}
-
-function tomlString(value: string): string {
-  return JSON.stringify(value);
-}
-
-export interface ClaudeEnvOptions {
-  /** Defaults to `configDir`, so nothing of the real home directory is read. */
-  home?: string;
-  /** Defaults to this process's PATH. */
-  path?: string;
-  /** Claude Code retries a failed request up to 10 times with backoff (minutes in all); 0 fails at once. */
-  maxRetries?: number;
-}
-
 /**
- * The whole environment for Claude Code (the Agent SDK's `env` replaces the environment). Without the DISABLE_*
- * variables it contacts api.anthropic.com and other hosts besides the model API.
+ * Compatibility: the config writers live with the drivers (`src/drivers/model-config.ts`), the agent programs'
+ * lookup in `src/drivers/agent-programs.ts`. Re-exported here for the tests and scripts that import them from
+ * the mock model.
  */
-export function claudeEnv(
-  baseUrl: string,
-  configDir: string,
-  options: ClaudeEnvOptions = {},
-): Record<string, string> {
-  return {
-    PATH: options.path ?? process.env.PATH ?? "/usr/bin:/bin",
-    HOME: options.home ?? configDir,
-    CLAUDE_CONFIG_DIR: configDir,
-    ANTHROPIC_BASE_URL: baseUrl.replace(/\/+$/, "").replace(/\/v1$/, ""),
-    ANTHROPIC_API_KEY: MOCK_API_KEY,
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_ERROR_REPORTING: "1",
-    DISABLE_AUTOUPDATER: "1",
-    ...(options.maxRetries === undefined
-      ? {}
-      : { CLAUDE_CODE_MAX_RETRIES: String(Math.trunc(options.maxRetries)) }),
-  };
-}
+import { codexCommand } from "../drivers/agent-programs.js";
 
-/** The `codex` launcher script of the pinned `@openai/codex` package (run it with node, or directly). */
+export {
+  type ClaudeEnvOptions,
+  type CodexHomeEnv,
+  type CodexHomeExtra,
+  claudeEnv,
+  codexConfigToml,
+  MOCK_API_KEY,
+  writeCodexHome,
+} from "../drivers/model-config.js";
+
+/** The `codex` launcher script of the installed `@openai/codex` package (run it with node, or directly). */
 export function codexBinaryPath(): string {
-  const require = createRequire(import.meta.url);
-  const packageJsonPath = require.resolve("@openai/codex/package.json");
-  const manifest = require(packageJsonPath) as { bin?: string | Record<string, string> };
-  const bin = typeof manifest.bin === "string" ? manifest.bin : (manifest.bin?.codex ?? "bin/codex.js");
-  return join(dirname(packageJsonPath), bin);
+  const [, launcher] = codexCommand();
+  if (launcher === undefined) throw new Error("no codex launcher");
+  return launcher;
 }

@@ -1,11 +1,18 @@
-import { mkdtemp } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { acpAgentProgram } from "../../drivers/agent-programs.js";
+import { claudeModelEnv, writeCodexHome } from "../../drivers/model-config.js";
+import { findProgram } from "../../drivers/process-guard.js";
+import { makePrivateDir, makePrivateSubdir } from "../../drivers/temp-dirs.js";
 
 /** ACP agents published on npm that run offline against the mock model. */
 export const KNOWN_ACP_AGENTS = ["claude-agent-acp", "codex-acp"] as const;
 export type KnownAcpAgent = (typeof KNOWN_ACP_AGENTS)[number];
+
+/**
+ * In a launch's env: a state dir this module made, which the ACP driver removes when the session ends (and its
+ * process guard, if the host dies). The driver never passes the variable on to the agent.
+ */
+export const OWNED_STATE_DIR_ENV = "PROVIDER_RUNTIME_STATE_DIR";
 
 export interface AcpAgentLaunch {
   command: string[];
@@ -16,14 +23,8 @@ export interface AcpAgentLaunch {
 export interface AcpAgentCommandOptions {
   /** The mock model (or another model server): the agent's config points at it. */
   modelBaseUrl?: string;
-  /** Where the agent's config home goes; default: a fresh temporary directory. */
+  /** Where the agent's config home goes (the caller's, left alone); default: a fresh private temp dir. */
   stateDir?: string;
-}
-
-const require = createRequire(import.meta.url);
-
-function packageDir(name: string): string {
-  return dirname(require.resolve(`${name}/package.json`));
 }
 
 /**
@@ -35,49 +36,36 @@ export async function acpAgentCommand(
   options: AcpAgentCommandOptions = {},
 ): Promise<AcpAgentLaunch> {
   const { modelBaseUrl } = options;
-  const stateDir = async () => options.stateDir ?? (await mkdtemp(join(tmpdir(), `${agent}-`)));
+  const command = acpAgentProgram(agent);
+  if (modelBaseUrl === undefined) return { command, env: {} };
+  const stateDir = options.stateDir ?? (await makePrivateDir(`${agent}-`));
+  const owned = options.stateDir === undefined ? { [OWNED_STATE_DIR_ENV]: stateDir } : {};
+  const tmp = { TMPDIR: await makePrivateSubdir(join(stateDir, "tmp")) };
   if (agent === "claude-agent-acp") {
-    const command = [
-      process.execPath,
-      join(packageDir("@zed-industries/claude-agent-acp"), "dist", "index.js"),
-    ];
-    if (modelBaseUrl === undefined) return { command, env: {} };
-    const { claudeEnv } = await import("../../mock-model/agent-env.js");
+    const configDir = await makePrivateSubdir(join(stateDir, "claude-config"));
     // IS_SANDBOX (set in some containers) makes the agent, running as root, pass a bypass-permissions flag that
     // Claude Code then refuses: session/new fails with "Query closed before response received".
+    // No retries against the mock: a scripted model error should end the prompt at once.
     return {
       command,
-      // No retries against the mock: a scripted model error should end the prompt at once.
       env: {
-        ...claudeEnv(modelBaseUrl, join(await stateDir(), "claude-config"), { maxRetries: 0 }),
+        HOME: configDir,
+        ...claudeModelEnv(modelBaseUrl, configDir, 0),
         IS_SANDBOX: "",
+        ...tmp,
+        ...owned,
       },
     };
   }
-  const platformPackage = `@zed-industries/codex-acp-${process.platform}-${process.arch}`;
-  const command = [join(packageDir(platformPackage), "bin", "codex-acp")];
-  if (modelBaseUrl === undefined) return { command, env: {} };
-  const { writeCodexHome } = await import("../../mock-model/agent-env.js");
   // Against the mock the commands are the mock's own scripted ones. codex-acp's workspace-write sandbox needs
-  // bubblewrap, which many machines (and CI) lack: there the command fails with a sandbox panic instead of running.
-  const home = await writeCodexHome(join(await stateDir(), "codex-home"), modelBaseUrl, {
+  // bubblewrap, which many machines (and CI) lack: there the command would fail with a sandbox panic, so it runs
+  // unsandboxed — never silently: the ACP driver emits a runtime.warning for a danger-full-access config.
+  const codexHome = join(stateDir, "codex-home");
+  const home = await writeCodexHome(codexHome, modelBaseUrl, {
     approvalPolicy: "untrusted",
-    sandboxMode: (await hasBubblewrap()) ? "workspace-write" : "danger-full-access",
+    sandboxMode: findProgram("bwrap", process.env.PATH) ? "workspace-write" : "danger-full-access",
     requestMaxRetries: 0,
     streamMaxRetries: 0,
   });
-  return { command, env: { ...home } };
-}
-
-async function hasBubblewrap(): Promise<boolean> {
-  const { access, constants } = await import("node:fs/promises");
-  for (const dir of (process.env.PATH ?? "").split(":").filter(Boolean)) {
-    try {
-      await access(join(dir, "bwrap"), constants.X_OK);
-      return true;
-    } catch {
-      // not in this directory
-    }
-  }
-  return false;
+  return { command, env: { HOME: codexHome, ...home, ...tmp, ...owned } };
 }

@@ -1,4 +1,5 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { HOST_KILL_AFTER_MS, killAgentGroup, spawnGuarded } from "../../drivers/process-guard.js";
 
 /** How the agent process ended. */
 export interface AgentExit {
@@ -7,8 +8,9 @@ export interface AgentExit {
 }
 
 /**
- * The agent program in its own process group, so stopping it also stops whatever it spawned (shells, its own
- * model runtimes). ACP agents ignore stdin EOF: they are stopped with SIGTERM to the group, then SIGKILL.
+ * The agent program under the process guard, in its own process group, so stopping it also stops whatever it
+ * spawned (shells, its own model runtimes), and nothing outlives the host. ACP agents ignore stdin EOF: they are
+ * stopped with SIGTERM to the group, then SIGKILL (the guard does both; `child` is the guard).
  */
 export class AgentProcess {
   readonly child: ChildProcess;
@@ -18,15 +20,11 @@ export class AgentProcess {
   #stderrTail = "";
   #exit: AgentExit | undefined;
 
-  constructor(command: readonly string[], options: { cwd: string; env: Record<string, string | undefined> }) {
-    const [program, ...args] = command;
-    if (program === undefined) throw new Error("empty agent command");
-    this.child = spawn(program, args, {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-    });
+  constructor(
+    command: readonly string[],
+    options: { cwd: string; env: Record<string, string | undefined>; cleanup?: readonly string[] },
+  ) {
+    this.child = spawnGuarded(command, options);
     this.spawnFailed = new Promise((resolve) => this.child.once("error", resolve));
     this.exited = new Promise((resolve) => {
       this.child.once("exit", (code, signal) => {
@@ -54,37 +52,29 @@ export class AgentProcess {
     return this.#exit !== undefined;
   }
 
-  /** Sends a signal to the whole process group (falls back to the child alone). */
+  /** Sends a signal to the agent's whole process group (through the guard, which forwards it). */
   signal(signal: NodeJS.Signals): void {
-    const pid = this.child.pid;
-    if (pid === undefined || this.hasExited) return;
+    if (this.child.pid === undefined || this.hasExited) return;
     try {
-      process.kill(-pid, signal);
+      this.child.kill(signal);
     } catch {
-      try {
-        this.child.kill(signal);
-      } catch {
-        // already gone
-      }
+      // already gone
     }
   }
 
-  /** SIGTERM to the group; SIGKILL after `graceMs` if it is still there. */
-  async stop(graceMs = 3_000): Promise<AgentExit> {
+  /** SIGTERM to the group (the guard sends SIGKILL after its grace); the guard itself is killed after `graceMs`. */
+  async stop(graceMs = HOST_KILL_AFTER_MS): Promise<AgentExit> {
     if (this.child.pid === undefined) return { code: null, signal: null };
     this.signal("SIGTERM");
-    const timer = setTimeout(() => this.signal("SIGKILL"), graceMs);
+    const timer = setTimeout(() => {
+      this.signal("SIGKILL");
+      killAgentGroup(this.child);
+    }, graceMs);
     try {
+      // The guard exits after the agent, having killed what was left of its group.
       return await this.exited;
     } finally {
       clearTimeout(timer);
-      // The leader may be gone while children linger in the group.
-      const pid = this.child.pid;
-      try {
-        process.kill(-pid, "SIGKILL");
-      } catch {
-        // group empty
-      }
     }
   }
 }

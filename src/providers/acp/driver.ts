@@ -1,6 +1,12 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { RuntimeEvent } from "../../contracts/events.js";
+import { acpAgentCredentials, agentEnv } from "../../drivers/agent-env.js";
+import { AGENT_PACKAGES, importAgentSdk } from "../../drivers/agent-programs.js";
 import { AwaitedCalls } from "../../drivers/awaited-calls.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
+import { findProgram } from "../../drivers/process-guard.js";
+import { removeDirs } from "../../drivers/temp-dirs.js";
 import {
   type DriverOptions,
   type DriverProvider,
@@ -9,6 +15,8 @@ import {
   type TurnInput,
   UnknownRequestError,
 } from "../../drivers/types.js";
+import { raw } from "../../kit/event-builder.js";
+import { OWNED_STATE_DIR_ENV } from "./agent-commands.js";
 import { AgentProcess } from "./agent-process.js";
 import { AcpConnection } from "./connection.js";
 import { AcpMapper } from "./mapper.js";
@@ -41,6 +49,8 @@ class AcpDriver implements RuntimeDriver {
   #agent: AgentProcess | undefined;
   #connection: AcpConnection | undefined;
   #stopping = false;
+  /** A state dir made for this session by `acpAgentCommand`: removed when the session ends. */
+  #ownedDir: string | undefined;
 
   constructor(
     readonly provider: DriverProvider,
@@ -61,9 +71,28 @@ class AcpDriver implements RuntimeDriver {
 
   async start(): Promise<void> {
     if (this.#agent !== undefined) throw new Error("driver already started");
+    const { [OWNED_STATE_DIR_ENV]: ownedDir, ...extra } = this.options.env ?? {};
+    this.#ownedDir = ownedDir;
+    // The SDK first: if it cannot be loaded, no agent is started and the stream ends with the error.
+    let sdk: typeof import("@agentclientprotocol/sdk");
+    try {
+      sdk = await importAgentSdk(AGENT_PACKAGES.acpSdk, () => import("@agentclientprotocol/sdk"));
+    } catch (error) {
+      const message = `could not load the ACP SDK: ${errorText(error)}`;
+      this.#session.terminate({ kind: "crash", message });
+      await this.#removeOwnedDir();
+      throw new Error(message);
+    }
+    const env = agentEnv({
+      credentials: acpAgentCredentials(this.provider === "cursor" ? "cursor" : "acp", this.command),
+      mock: this.options.modelBaseUrl !== undefined,
+      extra,
+    });
+    await this.#warnIfUnsandboxed(env);
     const agent = new AgentProcess(this.command, {
       cwd: this.options.cwd,
-      env: { ...process.env, ...this.options.env },
+      env,
+      cleanup: ownedDir === undefined ? [] : [ownedDir],
     });
     this.#agent = agent;
     const spawnError = await Promise.race([agent.spawnFailed, spawnSettled(agent)]);
@@ -74,6 +103,7 @@ class AcpDriver implements RuntimeDriver {
           ? this.notInstalledMessage
           : `could not start ${this.command.join(" ")}: ${spawnError.message}`;
       this.#session.terminate({ kind: "crash", message });
+      await this.#removeOwnedDir();
       throw new Error(message);
     }
     void agent.exited.then((exit) => this.#onExit(exit.code, exit.signal));
@@ -88,11 +118,10 @@ class AcpDriver implements RuntimeDriver {
         });
       }, STDOUT_CLOSED_GRACE_MS).unref();
     });
-    const sdk = await import("@agentclientprotocol/sdk");
-    this.#connection = new AcpConnection(sdk, agent, this.#session, this.#mapper, this.profile, {
-      askHost: (requestId) => this.#askHost(requestId),
-    });
     try {
+      this.#connection = new AcpConnection(sdk, agent, this.#session, this.#mapper, this.profile, {
+        askHost: (requestId) => this.#askHost(requestId),
+      });
       await this.#connection.handshake(this.options, this.options.startTimeoutMs ?? 30_000);
     } catch (error) {
       const message = `ACP handshake failed: ${errorText(error)}${stderrNote(agent)}`;
@@ -148,6 +177,34 @@ class AcpDriver implements RuntimeDriver {
     await this.#agent?.stop();
     this.#connection?.close();
     this.#session.terminate(reason);
+    await this.#removeOwnedDir();
+  }
+
+  async #removeOwnedDir(): Promise<void> {
+    const dir = this.#ownedDir;
+    this.#ownedDir = undefined;
+    await removeDirs([dir]);
+  }
+
+  /**
+   * A Codex-based agent whose config says danger-full-access runs every command unsandboxed: never silently
+   * (the mock launch of codex-acp chooses it where bubblewrap is missing).
+   */
+  async #warnIfUnsandboxed(env: Record<string, string>): Promise<void> {
+    if (env.CODEX_HOME === undefined) return;
+    const config = await readFile(join(env.CODEX_HOME, "config.toml"), "utf8").catch(() => "");
+    if (!/^\s*sandbox_mode\s*=\s*"danger-full-access"/m.test(config)) return;
+    const why = findProgram("bwrap", env.PATH) ? "" : " (bubblewrap, bwrap, is not on PATH)";
+    this.#session.emitOwn((builder) =>
+      builder.emit(
+        "runtime.warning",
+        {
+          message: `the agent runs commands without a sandbox: sandbox_mode = "danger-full-access"${why}`,
+          detail: { reason: "sandbox-disabled", codexHome: env.CODEX_HOME },
+        },
+        { raw: raw("runtime.driver", { codexHome: env.CODEX_HOME, sandboxMode: "danger-full-access" }) },
+      ),
+    );
   }
 
   #onExit(code: number | null, signal: NodeJS.Signals | null): void {
@@ -155,6 +212,7 @@ class AcpDriver implements RuntimeDriver {
     this.#stopping = true;
     this.#cancelPending();
     this.#connection?.close();
+    void this.#removeOwnedDir();
     const how = signal === null ? `code ${code ?? "?"}` : `signal ${signal}`;
     this.#session.terminate({ kind: "crash", message: `agent exited with ${how}${stderrNote(this.#agent)}` });
   }

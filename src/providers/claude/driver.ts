@@ -1,7 +1,4 @@
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type {
   CanUseTool,
@@ -14,7 +11,12 @@ import type {
   SpawnOptions,
 } from "@anthropic-ai/claude-agent-sdk";
 import type { RuntimeEvent } from "../../contracts/events.js";
+import { agentEnv } from "../../drivers/agent-env.js";
+import { AGENT_PACKAGES, importAgentSdk } from "../../drivers/agent-programs.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
+import { claudeModelEnv } from "../../drivers/model-config.js";
+import { spawnGuarded } from "../../drivers/process-guard.js";
+import { makePrivateDir, makePrivateSubdir, removeDirs } from "../../drivers/temp-dirs.js";
 import {
   type DriverOptions,
   type RequestResponse,
@@ -22,7 +24,6 @@ import {
   type TurnInput,
   UnknownRequestError,
 } from "../../drivers/types.js";
-import { claudeEnv } from "../../mock-model/agent-env.js";
 import { ClaudeSdkMapper } from "./claude-mapper.js";
 import {
   cancelAnswer,
@@ -52,7 +53,7 @@ export interface ClaudeDriverOptions extends DriverOptions {
   forwardSubagentText?: boolean;
   /** `CLAUDE_CODE_MAX_RETRIES` for model API errors (Claude Code's default retries for minutes). */
   maxRetries?: number;
-  /** Run this executable instead of the Claude Code binary the SDK bundles (tests use a wrapper). */
+  /** Run this executable instead of the Claude Code binary the SDK bundles (tests use a wrapper); as `executablePath`. */
   pathToClaudeCodeExecutable?: string;
 }
 
@@ -107,7 +108,10 @@ class ClaudeDriver implements RuntimeDriver {
   async start(): Promise<void> {
     if (this.#query !== undefined) return;
     try {
-      const sdk = await import("@anthropic-ai/claude-agent-sdk");
+      const sdk = await importAgentSdk(
+        AGENT_PACKAGES.claudeSdk,
+        () => import("@anthropic-ai/claude-agent-sdk"),
+      );
       const queryOptions = await this.#queryOptions();
       this.#query = sdk.query({ prompt: this.#prompts, options: queryOptions });
       this.#pump = this.#consume(this.#query);
@@ -169,18 +173,20 @@ class ClaudeDriver implements RuntimeDriver {
   async #queryOptions(): Promise<Options> {
     const options = this.#options;
     const mock = options.modelBaseUrl;
-    let env: Record<string, string | undefined>;
-    if (mock !== undefined) {
-      // A config dir of our own unless the host names one (to resume a session later, keep it).
-      const given = options.env?.CLAUDE_CONFIG_DIR;
-      if (given === undefined) this.#configDir = await mkdtemp(join(tmpdir(), "claude-driver-"));
-      env = { ...claudeEnv(mock, given ?? this.#configDir ?? ""), ...options.env };
-    } else {
-      env = { ...process.env, ...options.env };
-    }
     // Against the mock, a model error should surface at once rather than after minutes of back-off.
     const maxRetries = options.maxRetries ?? (mock === undefined ? undefined : 0);
-    if (maxRetries !== undefined) env.CLAUDE_CODE_MAX_RETRIES = String(maxRetries);
+    const own: Record<string, string> = {};
+    if (mock !== undefined) {
+      // A session dir of our own; the config dir in it unless the host names one (to resume a session later).
+      this.#configDir = await makePrivateDir("claude-driver-");
+      const given = options.env?.CLAUDE_CONFIG_DIR;
+      const configDir = given ?? (await makePrivateSubdir(join(this.#configDir, "config")));
+      Object.assign(own, { HOME: configDir, ...claudeModelEnv(mock, configDir) });
+      own.TMPDIR = await makePrivateSubdir(join(this.#configDir, "tmp"));
+    }
+    if (maxRetries !== undefined) own.CLAUDE_CODE_MAX_RETRIES = String(maxRetries);
+    const env = agentEnv({ credentials: "claude", mock: mock !== undefined, own, extra: options.env });
+    const executable = options.executablePath ?? options.pathToClaudeCodeExecutable;
     const model = options.model ?? (mock === undefined ? undefined : MOCK_MODEL);
     return {
       cwd: options.cwd,
@@ -197,23 +203,21 @@ class ClaudeDriver implements RuntimeDriver {
       ...(model === undefined ? {} : { model }),
       // The session id is ours to choose, so the host's first prompt already names the thread it opens.
       ...(options.resume === undefined ? { sessionId: this.#nativeSessionId } : { resume: options.resume }),
-      ...(options.pathToClaudeCodeExecutable === undefined
-        ? {}
-        : { pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable }),
+      ...(executable === undefined ? {} : { pathToClaudeCodeExecutable: executable }),
     };
   }
 
   /**
-   * Spawns Claude Code as the SDK would, and watches its stdout: the SDK waits for the process to exit after
-   * stdout ends, so a process that closed the pipe but kept running would hang the session. It is ended instead.
+   * Spawns Claude Code as the SDK would, but under the process guard (its group ends with it, and with the host),
+   * and watches its stdout: the SDK waits for the process to exit after stdout ends, so a process that closed the
+   * pipe but kept running would hang the session. It is ended instead.
    */
   #spawnClaudeCode({ command, args, cwd, env, signal }: SpawnOptions): SpawnedProcess {
-    const child = spawn(command, args, {
+    const child = spawnGuarded([command, ...args], {
       env,
       signal,
-      stdio: ["pipe", "pipe", "pipe"],
-      windowsHide: true,
-      ...(cwd === undefined ? {} : { cwd }),
+      cwd,
+      cleanup: this.#configDir === undefined ? [] : [this.#configDir],
     });
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (data: string) => this.#keepStderr(data));
@@ -316,7 +320,7 @@ class ClaudeDriver implements RuntimeDriver {
   async #removeConfigDir(): Promise<void> {
     const dir = this.#configDir;
     this.#configDir = undefined;
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    await removeDirs([dir]);
   }
 }
 

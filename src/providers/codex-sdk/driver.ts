@@ -1,6 +1,8 @@
 import type { Codex, Thread, ThreadEvent } from "@openai/codex-sdk";
 import type { RuntimeEvent } from "../../contracts/events.js";
+import { AGENT_PACKAGES, codexSdkBinary, importAgentSdk } from "../../drivers/agent-programs.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
+import { removeDirs } from "../../drivers/temp-dirs.js";
 import {
   type DriverOptions,
   type RequestResponse,
@@ -10,12 +12,12 @@ import {
 } from "../../drivers/types.js";
 import { CodexSdkMapper } from "./mapper.js";
 import { type HostRecord, TURN_INPUT, TURN_INTERRUPT } from "./records.js";
-import { type CodexConfig, codexConfig, execEnvironment, removeHome } from "./sdk-options.js";
+import { type CodexConfig, codexConfig, execEnvironment } from "./sdk-options.js";
 
 export interface CodexSdkDriverOptions extends DriverOptions {
   /** `--config` values merged over the driver's (e.g. `{model_providers: {mock: {stream_max_retries: 1}}}`). */
   config?: CodexConfig;
-  /** Run this executable instead of the codex binary the SDK bundles (tests use a wrapper around it). */
+  /** Run this executable instead of the codex binary the SDK bundles (tests use a wrapper); as `executablePath`. */
   codexPath?: string;
 }
 
@@ -66,14 +68,17 @@ class CodexSdkDriver implements RuntimeDriver {
   async start(): Promise<void> {
     if (this.#thread !== undefined) return;
     try {
-      const sdk = await import("@openai/codex-sdk");
+      const sdk = await importAgentSdk(AGENT_PACKAGES.codexSdk, () => import("@openai/codex-sdk"));
       const mock = this.#options.modelBaseUrl;
-      const { env, ownedHome } = await execEnvironment(mock, this.#options.env);
-      this.#ownedHome = ownedHome;
+      const given = this.#options.executablePath ?? this.#options.codexPath;
+      const program = given === undefined ? codexSdkBinary() : { path: given, pathDirs: [] };
+      const { env, executable, ownedDir } = await execEnvironment(mock, this.#options.env, program);
+      this.#ownedHome = ownedDir;
+      // The SDK spawns exec itself; through the guard script, so that exec never outlives the host.
       const codex: Codex = new sdk.Codex({
         config: codexConfig(mock, this.#options.config),
-        ...(env === undefined ? {} : { env }),
-        ...(this.#options.codexPath === undefined ? {} : { codexPathOverride: this.#options.codexPath }),
+        env,
+        codexPathOverride: executable,
       });
       const model = this.#options.model ?? (mock === undefined ? undefined : MOCK_MODEL);
       const threadOptions = {
@@ -91,7 +96,7 @@ class CodexSdkDriver implements RuntimeDriver {
         kind: "crash",
         message: `could not start the Codex SDK: ${messageOf(error)}`,
       });
-      await removeHome(this.#ownedHome);
+      await removeDirs([this.#ownedHome]);
       throw error;
     }
   }
@@ -139,7 +144,7 @@ class CodexSdkDriver implements RuntimeDriver {
         const message = `codex exec did not start the turn within ${timeoutMs} ms`;
         run.abortedByHost = true;
         run.abort.abort();
-        this.#session.terminate({ kind: "crash", message });
+        this.#crash(message);
         reject(new Error(message));
       }, timeoutMs);
     });
@@ -175,7 +180,13 @@ class CodexSdkDriver implements RuntimeDriver {
       await withTimeout(run.done, STOP_GRACE_MS);
     }
     this.#session.terminate({ kind: "stop", message: "stopped by host" });
-    await removeHome(this.#ownedHome);
+    await removeDirs([this.#ownedHome]);
+  }
+
+  /** The session ends on a failure: the exec process is gone or going (its guard ends it), and so is the dir. */
+  #crash(message: string): void {
+    this.#session.terminate({ kind: "crash", message });
+    void removeDirs([this.#ownedHome]);
   }
 
   #record(record: HostRecord): void {
@@ -203,7 +214,7 @@ class CodexSdkDriver implements RuntimeDriver {
       if (!run.turnEnded && !run.abortedByHost && !this.#session.ended) {
         // exec exited cleanly but its stream never ended the turn (e.g. its stdout closed early): not a success.
         const message = "codex exec ended without finishing the turn";
-        this.#session.terminate({ kind: "crash", message });
+        this.#crash(message);
         throw new Error(message);
       }
     } catch (error) {
@@ -212,7 +223,7 @@ class CodexSdkDriver implements RuntimeDriver {
       const garbage = /^Failed to parse item: ([\s\S]*)$/.exec(message);
       if (garbage !== null) this.#session.ingestGarbage(garbage[1] ?? "");
       if (run.turnEnded && garbage === null) return;
-      this.#session.terminate({ kind: "crash", message: `codex exec failed: ${message.trim()}` });
+      this.#crash(`codex exec failed: ${message.trim()}`);
       throw error;
     }
   }

@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { MOCK_API_KEY } from "../../mock-model/agent-env.js";
+import { delimiter, join } from "node:path";
+import { agentEnv } from "../../drivers/agent-env.js";
+import { MOCK_API_KEY } from "../../drivers/model-config.js";
+import { writeGuardScript } from "../../drivers/process-guard.js";
+import { makePrivateDir, makePrivateSubdir, removeDirs } from "../../drivers/temp-dirs.js";
 
 /** A `--config` tree as the SDK's `CodexOptions.config` takes it. */
 export type CodexConfig = { [key: string]: CodexConfigValue };
@@ -54,41 +55,39 @@ function isConfigObject(value: CodexConfigValue | undefined): value is CodexConf
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The exec environment and the temporary CODEX_HOME the driver made (removed on stop), if any. */
+/** What the driver made for exec: its environment, the guard script the SDK runs, and the dir to remove. */
 export interface ExecEnvironment {
-  env: Record<string, string> | undefined;
-  ownedHome: string | undefined;
+  env: Record<string, string>;
+  /** The guard script (`codexPathOverride`): the SDK runs codex through it (see process-guard.ts). */
+  executable: string;
+  ownedDir: string;
 }
 
 /**
- * With a model server of our own, exec runs in a clean environment: PATH, a private HOME/CODEX_HOME (unless the
- * caller passes CODEX_HOME, e.g. to resume a thread recorded there) and the mock's API key. Otherwise exec
- * inherits this process's environment plus `extra`.
+ * exec's environment: the allowlist of agent-env.ts (with a model server of our own, no host credentials), the
+ * PATH dirs of the codex package, and with a model server a private HOME/CODEX_HOME (unless the caller passes
+ * CODEX_HOME, e.g. to resume a thread recorded there) and TMPDIR. The session dir (0700) also holds the guard
+ * script; it is removed at the end, also by the guard if the host dies.
  */
 export async function execEnvironment(
   modelBaseUrl: string | undefined,
   extra: Record<string, string> | undefined,
+  program: { path: string; pathDirs: string[] },
 ): Promise<ExecEnvironment> {
-  if (modelBaseUrl === undefined) {
-    if (extra === undefined) return { env: undefined, ownedHome: undefined };
-    const inherited: Record<string, string> = {};
-    for (const [key, value] of Object.entries(process.env)) if (value !== undefined) inherited[key] = value;
-    return { env: { ...inherited, ...extra }, ownedHome: undefined };
+  const ownedDir = await makePrivateDir("codex-sdk-home-");
+  try {
+    const own: Record<string, string> = {};
+    if (modelBaseUrl !== undefined) {
+      const home = extra?.CODEX_HOME ?? (await makePrivateSubdir(join(ownedDir, "home")));
+      Object.assign(own, { HOME: home, CODEX_HOME: home, MOCK_API_KEY });
+      own.TMPDIR = await makePrivateSubdir(join(ownedDir, "tmp"));
+    }
+    const env = agentEnv({ credentials: "codex", mock: modelBaseUrl !== undefined, own, extra });
+    if (program.pathDirs.length > 0) env.PATH = [...program.pathDirs, env.PATH].join(delimiter);
+    const executable = await writeGuardScript(join(ownedDir, "codex"), program.path, [ownedDir]);
+    return { env, executable, ownedDir };
+  } catch (error) {
+    await removeDirs([ownedDir]);
+    throw error;
   }
-  const givenHome = extra?.CODEX_HOME;
-  const home = givenHome ?? (await mkdtemp(join(tmpdir(), "codex-sdk-home-")));
-  return {
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      CODEX_HOME: home,
-      MOCK_API_KEY,
-      ...extra,
-    },
-    ownedHome: givenHome === undefined ? home : undefined,
-  };
-}
-
-export async function removeHome(home: string | undefined): Promise<void> {
-  if (home !== undefined) await rm(home, { recursive: true, force: true }).catch(() => undefined);
 }

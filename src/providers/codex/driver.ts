@@ -1,10 +1,13 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
 import type { RuntimeEvent } from "../../contracts/events.js";
+import { agentEnv } from "../../drivers/agent-env.js";
+import { codexCommand } from "../../drivers/agent-programs.js";
 import { AwaitedCalls } from "../../drivers/awaited-calls.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
+import { writeCodexHome } from "../../drivers/model-config.js";
+import { agentPidOf, HOST_KILL_AFTER_MS, killAgentGroup, spawnGuarded } from "../../drivers/process-guard.js";
+import { makePrivateDir, makePrivateSubdir, removeDirs } from "../../drivers/temp-dirs.js";
 import {
   type DriverOptions,
   type RequestResponse,
@@ -19,7 +22,6 @@ import { StdioLines } from "./stdio-lines.js";
 
 const DEFAULT_START_TIMEOUT_MS = 30_000;
 const REQUEST_TIMEOUT_MS = 60_000;
-const KILL_GRACE_MS = 2_000;
 
 interface PendingCall {
   method: string;
@@ -37,9 +39,8 @@ interface OpenServerRequest {
 }
 
 /** `options.agentCommand` replaces the command line (tests wrap the real binary); it must start an app-server. */
-async function defaultCommand(): Promise<string[]> {
-  const { codexBinaryPath } = await import("../../mock-model/agent-env.js");
-  return [process.execPath, codexBinaryPath(), "app-server"];
+function defaultCommand(options: DriverOptions): string[] {
+  return [...codexCommand(options.executablePath), "app-server"];
 }
 
 /** The real `codex app-server` of the pinned `@openai/codex`, driven over JSON-RPC on stdio. */
@@ -74,9 +75,9 @@ export class CodexAppServerDriver implements RuntimeDriver {
     return this.#session.channel;
   }
 
-  /** The app-server's process id while it runs. */
+  /** The app-server's process id while it runs (its process group's id; the guard's own pid is not it). */
   get pid(): number | undefined {
-    return this.#child?.pid;
+    return this.#child === undefined ? undefined : agentPidOf(this.#child);
   }
 
   /** The native thread id (for `resume`), once the thread has started. */
@@ -151,21 +152,29 @@ export class CodexAppServerDriver implements RuntimeDriver {
     this.#stopping = true;
     this.#shutdown("session stopped");
     await this.#exited;
-    if (this.#tempHome !== undefined) await rm(this.#tempHome, { recursive: true, force: true });
+    await this.#removeTemp();
+  }
+
+  async #removeTemp(): Promise<void> {
+    const dir = this.#tempHome;
+    this.#tempHome = undefined;
+    await removeDirs([dir]);
   }
 
   async #spawn(): Promise<void> {
-    const env: Record<string, string | undefined> = { ...process.env, ...this.options.env };
+    const own: Record<string, string> = {};
     if (this.options.modelBaseUrl !== undefined) {
-      const { writeCodexHome } = await import("../../mock-model/agent-env.js");
-      // A caller's CODEX_HOME is kept (so a later session can resume its thread); ours is removed on stop.
-      const home = this.options.env?.CODEX_HOME ?? (await mkdtemp(join(tmpdir(), "provider-runtime-codex-")));
-      if (this.options.env?.CODEX_HOME === undefined) this.#tempHome = home;
-      // HOME too: a login shell would otherwise read the user's profile into command output.
+      // A caller's CODEX_HOME is kept (so a later session can resume its thread); ours is removed at the end.
+      const given = this.options.env?.CODEX_HOME;
+      if (given === undefined) this.#tempHome = await makePrivateDir("provider-runtime-codex-");
+      const home = given ?? join(this.#tempHome ?? "", "home");
+      // HOME too: a login shell would otherwise read the user's profile into command output. TMPDIR: the
+      // agent's temp files go with the session.
       // Approval policy and sandbox go in thread/start: 0.171.0 refuses `approval_policy = "untrusted"` in config.
       Object.assign(
-        env,
+        own,
         { HOME: home },
+        this.#tempHome === undefined ? {} : { TMPDIR: await makePrivateSubdir(join(this.#tempHome, "tmp")) },
         await writeCodexHome(
           home,
           this.options.modelBaseUrl,
@@ -176,12 +185,16 @@ export class CodexAppServerDriver implements RuntimeDriver {
             ...(this.options.model !== undefined ? { model: this.options.model } : {}),
           },
         ),
-        this.options.env,
       );
     }
-    const [command, ...args] = this.options.agentCommand ?? (await defaultCommand());
-    if (command === undefined) throw new Error("empty agent command");
-    const child = spawn(command, args, { cwd: this.options.cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    const mock = this.options.modelBaseUrl !== undefined;
+    const env = agentEnv({ credentials: "codex", mock, own, extra: this.options.env });
+    const command = this.options.agentCommand ?? defaultCommand(this.options);
+    const child = spawnGuarded(command, {
+      cwd: this.options.cwd,
+      env,
+      cleanup: this.#tempHome === undefined ? [] : [this.#tempHome],
+    });
     this.#child = child;
     this.#exited = new Promise((resolve) => {
       child.once("close", () => resolve());
@@ -277,6 +290,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
     this.#stopping = true;
     this.#session.terminate({ kind: "crash", message });
     this.#shutdown(message);
+    void this.#exited.then(() => this.#removeTemp());
   }
 
   #shutdown(reason: string): void {
@@ -290,8 +304,12 @@ export class CodexAppServerDriver implements RuntimeDriver {
     const child = this.#child;
     if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
     child.stdin.end();
+    // The guard ends the agent's whole group (SIGKILL after its grace); killing the guard is the last resort.
     child.kill("SIGTERM");
-    const killer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
+    const killer = setTimeout(() => {
+      child.kill("SIGKILL");
+      killAgentGroup(child);
+    }, HOST_KILL_AFTER_MS);
     killer.unref();
     child.once("close", () => clearTimeout(killer));
   }

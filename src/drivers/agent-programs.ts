@@ -1,0 +1,152 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+
+/**
+ * Where the agent programs are: one place for every driver. An explicit path from the host wins
+ * (`DriverOptions.executablePath`); else the installed npm package, looked up from a base the host gives, then
+ * from this module's own location, then from the working directory (the last two cover an ESM install and a
+ * CommonJS bundle, where `import.meta.url` does not exist).
+ */
+
+/** The agent packages, at the versions this project is tested with (its devDependencies). */
+export const AGENT_PACKAGES = {
+  codex: { name: "@openai/codex", version: "0.171.0" },
+  codexSdk: { name: "@openai/codex-sdk", version: "0.163.0" },
+  claudeSdk: { name: "@anthropic-ai/claude-agent-sdk", version: "0.3.332" },
+  acpSdk: { name: "@agentclientprotocol/sdk", version: "2.4.0" },
+  claudeAgentAcp: { name: "@zed-industries/claude-agent-acp", version: "0.23.1" },
+  codexAcp: { name: "@zed-industries/codex-acp", version: "0.16.0" },
+} as const;
+
+export interface AgentPackage {
+  name: string;
+  version: string;
+}
+
+export class AgentNotInstalledError extends Error {
+  constructor(
+    readonly packageName: string,
+    readonly testedVersion: string,
+    detail?: string,
+  ) {
+    super(
+      `${packageName} is not installed${detail === undefined ? "" : ` (${detail})`}; provider-runtime is ` +
+        `tested with ${packageName} ${testedVersion}: npm i ${packageName}@${testedVersion}`,
+    );
+    this.name = "AgentNotInstalledError";
+  }
+}
+
+function thisModuleUrl(): string | undefined {
+  try {
+    return typeof import.meta.url === "string" ? import.meta.url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The directory of an installed package (its package.json's), or undefined. */
+export function findPackageDir(name: string, base?: string): string | undefined {
+  // In a CommonJS bundle `import.meta.url` is gone but `__filename` names the bundle.
+  const bundle = typeof __filename === "string" ? __filename : undefined;
+  const bases = [base, thisModuleUrl(), bundle, join(process.cwd(), "noop.js")];
+  for (const from of bases) {
+    if (from === undefined) continue;
+    // The node_modules dirs Node would search, checked by hand: `require.resolve` fails for a package whose
+    // `exports` has neither `./package.json` nor a `require` condition (e.g. @openai/codex-sdk).
+    let paths: string[] | null = null;
+    try {
+      paths = createRequire(from).resolve.paths(name);
+    } catch {
+      // not a usable base
+    }
+    for (const dir of paths ?? []) if (isFile(join(dir, name, "package.json"))) return join(dir, name);
+  }
+  return undefined;
+}
+
+export function requirePackageDir(pkg: AgentPackage, base?: string): string {
+  const dir = findPackageDir(pkg.name, base);
+  if (dir === undefined) throw new AgentNotInstalledError(pkg.name, pkg.version);
+  return dir;
+}
+
+/** `import()` of an agent SDK, failing with the package, the tested version and the install command. */
+export async function importAgentSdk<T>(pkg: AgentPackage, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND")
+      throw new AgentNotInstalledError(pkg.name, pkg.version, (error as Error).message.split("\n")[0]);
+    throw error;
+  }
+}
+
+/** `codex app-server`'s command: the launcher script of `@openai/codex`, under this Node. */
+export function codexCommand(executablePath?: string, base?: string): string[] {
+  if (executablePath !== undefined) return [executablePath];
+  const dir = requirePackageDir(AGENT_PACKAGES.codex, base);
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+    bin?: string | Record<string, string>;
+  };
+  const bin = typeof manifest.bin === "string" ? manifest.bin : (manifest.bin?.codex ?? "bin/codex.js");
+  return [process.execPath, join(dir, bin)];
+}
+
+const CODEX_TARGETS: Record<string, string> = {
+  "linux-x64": "x86_64-unknown-linux-musl",
+  "linux-arm64": "aarch64-unknown-linux-musl",
+  "darwin-x64": "x86_64-apple-darwin",
+  "darwin-arm64": "aarch64-apple-darwin",
+};
+
+/** The native codex binary `@openai/codex-sdk` would run (its own nested `@openai/codex`), and its PATH dirs. */
+export function codexSdkBinary(base?: string): { path: string; pathDirs: string[] } {
+  const sdk = AGENT_PACKAGES.codexSdk;
+  const platform = `${process.platform}-${process.arch}`;
+  const target = CODEX_TARGETS[platform];
+  const codexDir = findPackageDir("@openai/codex", join(requirePackageDir(sdk, base), "package.json"));
+  const nativeDir =
+    codexDir === undefined
+      ? undefined
+      : findPackageDir(`@openai/codex-${platform}`, join(codexDir, "package.json"));
+  if (target === undefined || nativeDir === undefined)
+    throw new AgentNotInstalledError(sdk.name, sdk.version, `no codex binary for ${platform}`);
+  const root = join(nativeDir, "vendor", target);
+  for (const [bin, pathDir] of [
+    [join(root, "bin", "codex"), join(root, "codex-path")],
+    [join(root, "codex", "codex"), join(root, "path")],
+  ] as const) {
+    if (isFile(bin)) return { path: bin, pathDirs: isDir(pathDir) ? [pathDir] : [] };
+  }
+  throw new AgentNotInstalledError(sdk.name, sdk.version, `no codex binary under ${root}`);
+}
+
+/** The command line of a known ACP agent on npm. */
+export function acpAgentProgram(agent: "claude-agent-acp" | "codex-acp", base?: string): string[] {
+  if (agent === "claude-agent-acp")
+    return [
+      process.execPath,
+      join(requirePackageDir(AGENT_PACKAGES.claudeAgentAcp, base), "dist", "index.js"),
+    ];
+  // The platform binary, run directly: the package's `.bin` wrapper would orphan it when stopped.
+  const pkg = AGENT_PACKAGES.codexAcp;
+  const platformPackage = `${pkg.name}-${process.platform}-${process.arch}`;
+  const wrapper = findPackageDir(pkg.name, base);
+  const dir =
+    (wrapper === undefined ? undefined : findPackageDir(platformPackage, join(wrapper, "package.json"))) ??
+    findPackageDir(platformPackage, base);
+  if (dir === undefined)
+    throw new AgentNotInstalledError(pkg.name, pkg.version, `${platformPackage} missing`);
+  return [join(dir, "bin", "codex-acp")];
+}
+
+function isFile(path: string): boolean {
+  return existsSync(path) && statSync(path).isFile();
+}
+
+function isDir(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory();
+}

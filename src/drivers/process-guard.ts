@@ -1,0 +1,166 @@
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import type { Socket } from "node:net";
+import { delimiter, isAbsolute, join } from "node:path";
+import { writePrivateFile } from "./temp-dirs.js";
+
+/**
+ * Every agent runs under a guard: a tiny Node program (below, run with `node -e`) that starts the agent in a
+ * process group of its own, with the agent's stdio the guard's own (the host's pipes, untouched), and
+ * - forwards SIGTERM/SIGHUP (then SIGKILL after `GUARD_GRACE_MS`) and SIGINT to the agent's whole group;
+ * - when the agent exits, kills what is left of its group and exits the same way (code or signal);
+ * - when the host dies (even by SIGKILL), ends the group the same way and removes the session's temp dirs. Node has
+ *   no PR_SET_PDEATHSIG: the guard sees its control pipe (fd 3) close, or (spawned by an SDK, without that pipe)
+ *   its parent pid change, polled every 200 ms.
+ * So a driver talks to the guard as it would to the agent: signal it, read and write its pipes, await its exit.
+ */
+export const GUARD_GRACE_MS = 1_500;
+/** How long a driver waits for the guard before it kills the guard itself (the guard's escalation comes first). */
+export const HOST_KILL_AFTER_MS = GUARD_GRACE_MS + 3_000;
+
+const GUARD_SOURCE = `"use strict";
+const { spawn } = require("node:child_process");
+const { closeSync, rmSync, writeSync } = require("node:fs");
+const { Socket } = require("node:net");
+const { signals } = require("node:os").constants;
+const cfg = JSON.parse(process.argv[1]);
+const [program, ...args] = cfg.command.concat(process.argv.slice(2));
+const host = process.ppid;
+let hostGone = false;
+const child = spawn(program, args, { stdio: "inherit", detached: true });
+// The agent has the host's pipes now: the guard lets go of them, so that the host sees the agent close one.
+child.once("spawn", () => { for (const fd of [0, 1, 2]) { try { closeSync(fd); } catch {} } });
+const group = (sig) => { try { process.kill(-child.pid, sig); } catch {} };
+let killer;
+const end = () => { group("SIGTERM"); killer ??= setTimeout(() => group("SIGKILL"), cfg.graceMs); };
+const lost = () => { if (!hostGone) { hostGone = true; end(); } };
+process.on("SIGTERM", end);
+process.on("SIGHUP", end);
+process.on("SIGINT", () => group("SIGINT"));
+const watch = setInterval(() => { if (process.ppid !== host) lost(); }, 200);
+if (cfg.control) {
+  const control = new Socket({ fd: 3, readable: true, writable: true });
+  control.on("error", () => {});
+  control.on("close", lost);
+  control.resume();
+  if (child.pid !== undefined) control.write(child.pid + "\\n");
+}
+child.once("error", (error) => {
+  try { writeSync(2, "provider-runtime guard: " + error.message + "\\n"); } catch {}
+  process.exit(127);
+});
+child.once("exit", (code, signal) => {
+  clearInterval(watch);
+  clearTimeout(killer);
+  group("SIGKILL");
+  if (hostGone || process.ppid !== host) for (const dir of cfg.cleanup) { try { rmSync(dir, { recursive: true, force: true }); } catch {} }
+  if (signal === null) process.exit(code ?? 1);
+  process.removeAllListeners(signal);
+  process.kill(process.pid, signal);
+  setTimeout(() => process.exit(128 + (signals[signal] ?? 1)), 100);
+});
+`;
+
+const agentPids = new WeakMap<ChildProcess, number>();
+
+/** The agent's pid (its process group's id) under a guard, once the guard has reported it. */
+export function agentPidOf(child: ChildProcess): number | undefined {
+  return agentPids.get(child) ?? (child.spawnargs[0] === process.execPath ? undefined : child.pid);
+}
+
+/** SIGKILL to the agent's whole group: the last resort when the guard itself had to be killed. */
+export function killAgentGroup(child: ChildProcess): void {
+  const pid = agentPids.get(child);
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // the group is gone
+  }
+}
+
+export interface GuardOptions {
+  cwd?: string | undefined;
+  env: Record<string, string | undefined>;
+  /** Directories removed if the host dies first (the driver removes them itself on a normal end). */
+  cleanup?: readonly string[];
+  /** Passed to spawn: aborting it sends SIGTERM to the guard. */
+  signal?: AbortSignal | undefined;
+}
+
+/** The guard's own argv (after `node -e SOURCE`): its config; the agent's extra arguments follow it. */
+function guardArgs(command: readonly string[], cleanup: readonly string[], control: boolean): string[] {
+  return ["-e", GUARD_SOURCE, JSON.stringify({ command, cleanup, control, graceMs: GUARD_GRACE_MS })];
+}
+
+/**
+ * Spawns `command` under the guard, with piped stdio. A program that cannot be found is spawned plainly instead,
+ * so that the host sees the same `error` (ENOENT) event as before and nothing runs.
+ */
+export function spawnGuarded(
+  command: readonly string[],
+  options: GuardOptions,
+): ChildProcessWithoutNullStreams {
+  const [program, ...args] = command;
+  if (program === undefined) throw new Error("empty agent command");
+  const base = {
+    env: options.env,
+    stdio: "pipe" as const,
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  };
+  const signal = options.signal === undefined ? {} : { signal: options.signal };
+  if (!findProgram(program, options.env.PATH, options.cwd))
+    return spawn(program, args, { ...base, ...signal });
+  // detached: the guard has a group of its own too, so a terminal's Ctrl-C reaches the host only. fd 3: the
+  // control pipe; the guard reports the agent's pid on it, and its closing (the host died) ends the agent.
+  const child = spawn(process.execPath, guardArgs(command, options.cleanup ?? [], true), {
+    ...base,
+    ...signal,
+    stdio: ["pipe", "pipe", "pipe", "pipe"],
+    detached: true,
+  });
+  const control = child.stdio[3] as Socket | null;
+  if (control !== null) {
+    control.setEncoding("utf8");
+    control.on("error", () => undefined);
+    control.on("data", (text: string) => {
+      const pid = Number.parseInt(text, 10);
+      if (Number.isInteger(pid) && pid > 0) agentPids.set(child, pid);
+    });
+    control.unref();
+  }
+  return child as ChildProcessWithoutNullStreams;
+}
+
+/**
+ * For an SDK that spawns a program by path itself (codex-sdk's `codexPathOverride`): an executable script that
+ * runs `program` under the guard, with the arguments it is given.
+ */
+export async function writeGuardScript(
+  path: string,
+  program: string,
+  cleanup: readonly string[] = [],
+): Promise<string> {
+  const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+  const argv = [process.execPath, ...guardArgs([program], cleanup, false)].map(quote).join(" ");
+  await writePrivateFile(path, `#!/bin/sh\nexec ${argv} "$@"\n`, true);
+  return path;
+}
+
+/** Whether `program` resolves to an executable (a path, or a name on `PATH`). */
+export function findProgram(program: string, path: string | undefined, cwd?: string): boolean {
+  const candidates = program.includes("/")
+    ? [isAbsolute(program) ? program : join(cwd ?? process.cwd(), program)]
+    : (path ?? "")
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, program));
+  return candidates.some((candidate) => {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}

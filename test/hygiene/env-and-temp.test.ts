@@ -1,0 +1,118 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RuntimeEvent } from "../../src/contracts/events.js";
+import { findProgram } from "../../src/drivers/process-guard.js";
+import { type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
+import { descendants, environOf } from "./procs.js";
+import { makeDriver, TARGETS } from "./targets.js";
+
+/** Host credentials a mock run must never hand to an agent. */
+const FAKE = {
+  OPENAI_API_KEY: "sk-fake-openai-hygiene-4b1d",
+  ANTHROPIC_API_KEY: "sk-ant-fake-hygiene-9c2e",
+  GITHUB_TOKEN: "ghp_fakehygiene7a3f",
+};
+const FAKE_VALUES = Object.values(FAKE);
+
+let mock: MockModelServer;
+let work: string;
+const saved: Record<string, string | undefined> = {};
+
+beforeAll(async () => {
+  mock = await startMockModel();
+  work = mkdtempSync(join(tmpdir(), "hygiene-work-"));
+  for (const key of [...Object.keys(FAKE), "TMPDIR"]) saved[key] = process.env[key];
+  Object.assign(process.env, FAKE);
+});
+afterAll(async () => {
+  for (const [key, value] of Object.entries(saved))
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  await mock?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Every file under `dir` (recursively) whose content holds a fake credential. */
+function filesWithSecrets(dir: string): string[] {
+  const hits: string[] = [];
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const text = readFileSync(path, "latin1");
+    if (FAKE_VALUES.some((value) => text.includes(value))) hits.push(path);
+  }
+  return hits;
+}
+
+/** Modes of the dirs and files directly made by the driver (the top level of the private TMPDIR). */
+function topLevelModes(dir: string): Array<{ name: string; mode: string }> {
+  return readdirSync(dir).map((name) => ({
+    name,
+    mode: (statSync(join(dir, name)).mode & 0o777).toString(8),
+  }));
+}
+
+describe("an agent against the mock gets no host credential, and leaves no temp dir", () => {
+  for (const target of TARGETS) {
+    it(`${target}: no fake credential in the agent's environ or its state; TMPDIR empty after stop`, async () => {
+      const privateTmp = mkdtempSync(join(work, "tmp-"));
+      process.env.TMPDIR = privateTmp;
+      const cwd = mkdtempSync(join(work, "cwd-"));
+      const driver = await makeDriver(target, { cwd, modelBaseUrl: mock.baseUrl });
+      let seen = 0;
+      const leaks: string[] = [];
+      const scan = () => {
+        for (const proc of descendants(process.pid)) {
+          const environ = environOf(proc.pid);
+          if (environ === undefined) continue;
+          seen += 1;
+          for (const [key, value] of Object.entries(FAKE))
+            if (environ.includes(value)) leaks.push(`${key} in pid ${proc.pid}`);
+        }
+      };
+      const poller = setInterval(scan, 100);
+      const events: RuntimeEvent[] = [];
+      let stateLeaks: string[] = [];
+      let modes: Array<{ name: string; mode: string }> = [];
+      try {
+        await driver.start();
+        const done = (async () => {
+          for await (const event of driver.events) {
+            events.push(event);
+            if (event.type === "request.opened" && event.requestId !== undefined) {
+              scan();
+              await driver.respond(event.requestId, { decision: "accept" });
+            }
+            if (event.type === "turn.completed") {
+              scan();
+              stateLeaks = filesWithSecrets(privateTmp);
+              modes = topLevelModes(privateTmp);
+              await driver.stop();
+            }
+          }
+        })();
+        await driver.sendTurn({ text: "mock:shell run a command" });
+        await done;
+      } finally {
+        clearInterval(poller);
+        await driver.stop();
+        process.env.TMPDIR = saved.TMPDIR ?? tmpdir();
+      }
+      expect(events.at(-1)?.type).toBe("session.exited");
+      expect(seen, "agent processes whose environ was read").toBeGreaterThan(0);
+      expect(leaks).toEqual([]);
+      expect(stateLeaks).toEqual([]);
+      expect(modes.length, "the driver's own dirs in TMPDIR during the run").toBeGreaterThan(0);
+      for (const { name, mode } of modes) expect(`${name} ${mode}`).toBe(`${name} 700`);
+      expect(readdirSync(privateTmp)).toEqual([]);
+      // codex-acp's mock launch runs unsandboxed where bubblewrap is missing: never silently.
+      const sandboxWarnings = events.filter(
+        (e) => e.type === "runtime.warning" && JSON.stringify(e.payload).includes("sandbox-disabled"),
+      );
+      const unsandboxed = target === "codex-acp" && !findProgram("bwrap", process.env.PATH);
+      expect(sandboxWarnings.length).toBe(unsandboxed ? 1 : 0);
+    }, 90_000);
+  }
+});
