@@ -18,14 +18,23 @@ export function renderItem(item: ItemView): string[] {
     case "command_execution": {
       const details = item.details;
       const lines = [`$ ${details?.command ?? item.title ?? ""}`];
-      if (item.output.length > 0) lines.push(...item.output.trimEnd().split("\n").map((line) => `  ${line}`));
+      if (item.output.length > 0)
+        lines.push(
+          ...item.output
+            .trimEnd()
+            .split("\n")
+            .map((line) => `  ${line}`),
+        );
       if (details?.exitCode !== undefined) lines.push(`  (exit ${details.exitCode})`);
       return lines;
     }
     case "file_change":
       return (item.details?.changes ?? []).flatMap((change) => [
         `${change.kind} ${change.path.split("/").at(-1)}`,
-        ...(change.diff?.trimEnd().split("\n").filter((line) => /^[+-](?![+-]{2})/.test(line)) ?? []),
+        ...(change.diff
+          ?.trimEnd()
+          .split("\n")
+          .filter((line) => /^[+-](?![+-]{2})/.test(line)) ?? []),
       ]);
     default:
       return [];

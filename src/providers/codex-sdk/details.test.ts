@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { RuntimeEvent, RuntimeEventOf } from "../../contracts/events.js";
 import { ItemDetailsByType } from "../../contracts/item-details.js";
+import { SHELL_COMMAND } from "../../mock-model/index.js";
 import { deltaTextByItem } from "./fixture-checks.js";
 import { CodexSdkMapper } from "./mapper.js";
 import { replayCodexSdkTranscript } from "./replay.js";
@@ -63,12 +64,12 @@ describe("codex-sdk item details on the recorded fixtures", () => {
     const events = load("shell");
     const started = items(events, "command_execution").find((e) => e.type === "item.started");
     const done = completed(events, "command_execution")[0];
-    expect(done?.payload.title).toBe("echo mock-shell-output");
+    expect(done?.payload.title).toBe(SHELL_COMMAND);
     // exec's JSONL has no working directory and no duration, and the output streams as command_output deltas.
-    expect(details(done)).toEqual({ command: "echo mock-shell-output", shell: "/bin/bash -lc", exitCode: 0 });
+    expect(details(done)).toEqual({ command: SHELL_COMMAND, shell: "/bin/bash -lc", exitCode: 0 });
     // Still running: exec leaves exit_code out, so does the started item.
-    expect(details(started)).toEqual({ command: "echo mock-shell-output", shell: "/bin/bash -lc" });
-    expect(started?.payload.title).toBe("echo mock-shell-output");
+    expect(details(started)).toEqual({ command: SHELL_COMMAND, shell: "/bin/bash -lc" });
+    expect(started?.payload.title).toBe(SHELL_COMMAND);
   });
 
   it("edit: the change's path and kind, the path as title; no diff (exec's JSONL carries none)", () => {

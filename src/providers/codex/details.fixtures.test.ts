@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { isObject, str } from "../../kit/guards.js";
 import { parseTranscriptLine } from "../../kit/transcript.js";
+import { SHELL_COMMAND } from "../../mock-model/index.js";
 import { replayCodexAppServer } from "./replay.js";
 
 /** Item details on the recorded fixtures, field by field (DESIGN.md §2: nothing guessed, nothing dropped). */
@@ -49,23 +50,23 @@ describe("codex app-server item details on the recorded fixtures", () => {
     const cwd = nativeCwd(transcript);
     expect(cwd).toMatch(/^\/tmp\/codex-fixture-/);
     const started = one(events, "item.started", "command_execution");
-    expect(started.payload.title).toBe("echo mock-shell-output");
+    expect(started.payload.title).toBe(SHELL_COMMAND);
     // While it runs Codex reports exitCode and durationMs as null: they stay absent.
     expect(started.payload.details).toEqual({
-      command: "echo mock-shell-output",
+      command: SHELL_COMMAND,
       shell: "/bin/bash -lc",
       cwd,
     });
     const completed = one(events, "item.completed", "command_execution");
     expect(completed.payload.status).toBe("completed");
-    expect(completed.payload.title).toBe("echo mock-shell-output");
+    expect(completed.payload.title).toBe(SHELL_COMMAND);
     expect(completed.payload.details).toEqual({
-      command: "echo mock-shell-output",
+      command: SHELL_COMMAND,
       shell: "/bin/bash -lc",
       cwd,
       exitCode: 0,
-      // The recorded native durationMs (the mock's echo ran in under a millisecond).
-      durationMs: 0,
+      // The recorded native durationMs: how long this recording's command took.
+      durationMs: nativeCommandDuration(transcript),
     });
     expect(one(events, "item.completed", "user_message").payload.details).toEqual({
       text: "mock:shell run a command",
@@ -81,10 +82,10 @@ describe("codex app-server item details on the recorded fixtures", () => {
     const { transcript, events } = load("shell-declined");
     const completed = one(events, "item.completed", "command_execution");
     expect(completed.payload.status).toBe("declined");
-    expect(completed.payload.title).toBe("echo mock-shell-output");
+    expect(completed.payload.title).toBe(SHELL_COMMAND);
     // The command never ran: Codex reports exitCode and durationMs null, so neither is present.
     expect(completed.payload.details).toEqual({
-      command: "echo mock-shell-output",
+      command: SHELL_COMMAND,
       shell: "/bin/bash -lc",
       cwd: nativeCwd(transcript),
     });
@@ -190,3 +191,16 @@ describe("codex app-server item details on the recorded fixtures", () => {
     },
   );
 });
+
+/** The durationMs Codex reported on the completed commandExecution item of a transcript. */
+function nativeCommandDuration(transcript: string): number | undefined {
+  for (const line of transcript.split("\n")) {
+    const item = (
+      JSON.parse(line || "{}") as { msg?: { method?: string; params?: { item?: Record<string, unknown> } } }
+    ).msg;
+    const native = item?.method === "item/completed" ? item.params?.item : undefined;
+    if (native?.type === "commandExecution" && typeof native.durationMs === "number")
+      return native.durationMs;
+  }
+  return undefined;
+}
