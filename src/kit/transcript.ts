@@ -127,7 +127,7 @@ export function readTranscriptLine(
  * overflow the stack on it, so it is a malformed entry holding the line's first characters.
  */
 function tooDeepEntry(text: string, t: string | undefined): TranscriptEntry {
-  const reason = `nests deeper than ${MAX_JSON_DEPTH} levels (raw holds its first ${RAW_PREVIEW_CHARS} characters)`;
+  const reason = `nests deeper than ${MAX_JSON_DEPTH} levels (raw holds at most its first ${RAW_PREVIEW_CHARS} characters)`;
   const entry: TranscriptEntry = { kind: "malformed", text: textPreview(text), reason, code: "too-deep" };
   if (t !== undefined && t.length > 0) entry.t = t;
   return entry;
@@ -143,7 +143,7 @@ export function overlongLineEntry(
   maxBytes: number,
   line?: number,
 ): TranscriptEntry {
-  const reason = `${bytes} bytes long, over the maximum of ${maxBytes} (raw holds its first ${RAW_PREVIEW_CHARS} characters)`;
+  const reason = `${bytes} bytes long, over the maximum of ${maxBytes} (raw holds at most its first ${RAW_PREVIEW_CHARS} characters)`;
   return withLine({ kind: "malformed", text: textPreview(head), reason, code: "too-long" }, line);
 }
 
