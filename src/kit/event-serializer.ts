@@ -1,4 +1,5 @@
 import { EnvelopeWriter } from "./envelope-writer.js";
+import { jsonWithoutRecursion, RAW_PREVIEW_CHARS } from "./json-depth.js";
 import { RawWriter } from "./raw-writer.js";
 
 /**
@@ -39,7 +40,21 @@ export class EventSerializer {
     this.#sourceText = msg === undefined ? "" : text;
   }
 
+  /**
+   * The event's JSON line. An event JSON.stringify cannot write — a value nested past the stack's reach (a live
+   * record that no reader checked), or past the longest string — is written as a `runtime.warning` in its place,
+   * with the same envelope and the start of its raw payload, so the stream goes on in sequence.
+   */
   serialize(event: object): string {
+    try {
+      return this.#serialize(event);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      return JSON.stringify(unwritableEventWarning(event, error));
+    }
+  }
+
+  #serialize(event: object): string {
     const record = event as Record<string, unknown>;
     const rawValue = record.raw;
     const rawIsObject = typeof rawValue === "object" && rawValue !== null;
@@ -104,11 +119,13 @@ export class EventSerializer {
 
   #payloadJsonOf(payload: object): string {
     if (payload !== this.#payload) {
-      this.#payload = payload;
-      this.#payloadJson =
+      // written before it is cached: a payload JSON.stringify throws on must not leave a stale cache behind
+      const json =
         payload === this.#source && !hasLineBreak(this.#sourceText)
           ? this.#sourceText
           : JSON.stringify(payload);
+      this.#payload = payload;
+      this.#payloadJson = json;
     }
     return this.#payloadJson;
   }
@@ -151,6 +168,43 @@ function withPayload(record: Record<string, unknown>, json: string): string | un
   if (at < 0) return undefined;
   const after = at + PAYLOAD_MARK.length;
   return `${text.slice(0, after - 1)}${json}${text.slice(after)}`;
+}
+
+/** The envelope fields an unwritable event's warning keeps (none of them names an entity it might not open). */
+const KEPT_ENVELOPE = ["eventId", "sequence", "provider", "sessionId", "createdAt"] as const;
+
+/**
+ * What EventSerializer writes for an event JSON.stringify threw a RangeError on: a `runtime.warning` with the
+ * event's envelope and, as raw, the first characters of its raw payload (or of its payload) written by a loop.
+ */
+function unwritableEventWarning(event: object, error: RangeError): object {
+  const record = event as Record<string, unknown>;
+  const reason = error.message.includes("call stack") ? "too-deep" : "too-large";
+  const warning: Record<string, unknown> = {};
+  for (const key of KEPT_ENVELOPE) {
+    const value = record[key];
+    if (typeof value === "string" || typeof value === "number") warning[key] = value;
+  }
+  const eventType = typeof record.type === "string" ? record.type : "(untyped)";
+  const what = reason === "too-deep" ? "nests too deep to write" : "is too large to write";
+  warning.type = "runtime.warning";
+  warning.payload = {
+    message: `${eventType} event not written: it ${what} (raw holds the start of its record)`,
+    detail: { reason, eventType },
+  };
+  const raw = record.raw;
+  const rawRecord = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>) : undefined;
+  const source = typeof rawRecord?.source === "string" ? rawRecord.source : "runtime.transcript";
+  warning.raw = { source, payload: previewOf(rawRecord === undefined ? record.payload : rawRecord.payload) };
+  return warning;
+}
+
+function previewOf(value: unknown): string {
+  try {
+    return jsonWithoutRecursion(value, RAW_PREVIEW_CHARS) ?? "";
+  } catch (error) {
+    return `(not writable as JSON: ${error instanceof Error ? error.message : "unknown error"})`;
+  }
 }
 
 function hasLineBreak(text: string): boolean {

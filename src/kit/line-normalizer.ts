@@ -1,7 +1,7 @@
 import { RuntimeEventSchema } from "../contracts/events.js";
 import { EventSerializer } from "./event-serializer.js";
 import type { RuntimeMapper } from "./mapper.js";
-import { type MessageText, readTranscriptLine } from "./transcript.js";
+import { type MessageText, overlongLineEntry, readTranscriptLine } from "./transcript.js";
 
 export interface LineNormalizerOptions {
   /** Check every event against the schema; an invalid event throws (a mapper bug, never input). */
@@ -11,6 +11,8 @@ export interface LineNormalizerOptions {
 /**
  * What `normalize` does per transcript line: read it, map it, serialise each event (raw attached, each native
  * record serialised once). Shared by the CLI and the bench so that the bench times exactly the CLI's work.
+ * Safe at any depth: readTranscriptLine turns a line nested past MAX_JSON_DEPTH into a warning before a mapper
+ * sees it, and EventSerializer writes an event it cannot serialise as a warning in its place.
  */
 export class LineNormalizer {
   readonly #mapper: RuntimeMapper;
@@ -30,6 +32,16 @@ export class LineNormalizer {
     const entry = readTranscriptLine(text, ++this.#lineNumber, this.#message);
     this.#serializer.source(this.#message.msg, this.#message.text);
     if (entry === undefined) return 0;
+    return this.#write(this.#mapper.map(entry), out);
+  }
+
+  /**
+   * A line its reader did not keep because it is longer than `maxBytes` (`head` is its beginning, `bytes` its
+   * length): one `runtime.warning` (reason "too-long") with the head as raw. Counts as a line.
+   */
+  overlongLine(head: string, bytes: number, maxBytes: number, out: string[]): number {
+    const entry = overlongLineEntry(head, bytes, maxBytes, ++this.#lineNumber);
+    this.#serializer.source(undefined, "");
     return this.#write(this.#mapper.map(entry), out);
   }
 

@@ -1,9 +1,32 @@
+import {
+  jsonWithoutRecursion,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
+  RAW_PREVIEW_CHARS,
+  textPreview,
+} from "./json-depth.js";
+
+export { MAX_JSON_DEPTH, nestsDeeperThan, RAW_PREVIEW_CHARS } from "./json-depth.js";
+
 /** One line of a transcript, read into what a mapper consumes. */
 export type TranscriptDirection = "in" | "out";
 
+/**
+ * Why a line could not be read at all, beyond plain malformed JSON: it nests deeper than MAX_JSON_DEPTH, or it is
+ * longer than the reader's maximum. Its `text` is then only the line's first RAW_PREVIEW_CHARS characters.
+ */
+export type UnreadableLineCode = "too-deep" | "too-long";
+
 export type TranscriptEntry =
   | { kind: "message"; dir: TranscriptDirection; msg: unknown; t?: string; line?: number }
-  | { kind: "malformed"; text: string; reason: string; t?: string; line?: number }
+  | {
+      kind: "malformed";
+      text: string;
+      reason: string;
+      code?: UnreadableLineCode;
+      t?: string;
+      line?: number;
+    }
   | { kind: "skipped"; channel: string; line?: number };
 
 const INBOUND = new Set(["in", "server->client", "agent->client"]);
@@ -68,6 +91,9 @@ export function readTranscriptLine(
       msg = undefined; // not just one value: read the whole line below
     }
     if (msg !== undefined) {
+      // The line nests one level more than its message; only a text this long can nest that deep.
+      if (msgText.length >= 2 * MAX_JSON_DEPTH && nestsDeeperThan(msg, MAX_JSON_DEPTH - 1))
+        return withLine(tooDeepEntry(trimmed, own[1] as string), line);
       if (source !== undefined && typeof msg === "object" && msg !== null) {
         source.msg = msg;
         source.text = msgText;
@@ -86,12 +112,39 @@ export function readTranscriptLine(
   } catch (error) {
     return withLine({ kind: "malformed", text: trimmed, reason: errorText(error) }, line);
   }
+  if (trimmed.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(value, MAX_JSON_DEPTH))
+    return withLine(tooDeepEntry(trimmed, isRecord(value) ? timestampOf(value) : undefined), line);
   const entry = entryFromValue(value);
   if (source !== undefined && entry.kind === "message" && entry.msg === value) {
     source.msg = value as object; // a bare message (entryFromValue only returns the value itself for an object)
     source.text = trimmed;
   }
   return withLine(entry, line);
+}
+
+/**
+ * A line that nests deeper than MAX_JSON_DEPTH: mappers, serialisers and every consumer after them would
+ * overflow the stack on it, so it is a malformed entry holding the line's first characters.
+ */
+function tooDeepEntry(text: string, t: string | undefined): TranscriptEntry {
+  const reason = `nests deeper than ${MAX_JSON_DEPTH} levels (raw holds at most its first ${RAW_PREVIEW_CHARS} characters)`;
+  const entry: TranscriptEntry = { kind: "malformed", text: textPreview(text), reason, code: "too-deep" };
+  if (t !== undefined && t.length > 0) entry.t = t;
+  return entry;
+}
+
+/**
+ * A line longer than a reader's maximum (`maxBytes`), which the reader did not keep: `head` is its beginning,
+ * `bytes` its length. Kept apart from readTranscriptLine because such a line is never parsed.
+ */
+export function overlongLineEntry(
+  head: string,
+  bytes: number,
+  maxBytes: number,
+  line?: number,
+): TranscriptEntry {
+  const reason = `${bytes} bytes long, over the maximum of ${maxBytes} (raw holds at most its first ${RAW_PREVIEW_CHARS} characters)`;
+  return withLine({ kind: "malformed", text: textPreview(head), reason, code: "too-long" }, line);
 }
 
 export function entryFromValue(value: unknown): TranscriptEntry {
@@ -113,9 +166,18 @@ export function entryFromValue(value: unknown): TranscriptEntry {
   return { kind: "message", dir: "in", msg: value };
 }
 
-/** Our own transcript line for a live record. */
+/**
+ * Our own transcript line for a live record. A record too deep for JSON.stringify is written all the same, by a
+ * loop: the transcript keeps the traffic as it was (reading it back gives a too-deep warning).
+ */
 export function transcriptLine(dir: TranscriptDirection, msg: unknown, t: string): string {
-  return JSON.stringify({ t, dir, msg });
+  const line = { t, dir, msg };
+  try {
+    return JSON.stringify(line);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return jsonWithoutRecursion(line) as string;
+  }
 }
 
 /** Entries are fresh objects (entryFromValue builds a new one per line), so the number is set in place. */
@@ -128,10 +190,18 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * The text of a value read from a line (JSON data). String() of a deep array recurses as JSON.stringify does, so
+ * a value JSON.stringify cannot write gets the start of its JSON, written by a loop.
+ */
 function safeText(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
-    return String(value);
+    try {
+      return jsonWithoutRecursion(value, RAW_PREVIEW_CHARS) ?? "";
+    } catch (error) {
+      return `(not writable as JSON: ${errorText(error)})`;
+    }
   }
 }

@@ -49,7 +49,8 @@ export function providerEvent(
 }
 
 /**
- * Entries that are not messages: a malformed line becomes a warning; a skipped bookkeeping channel gives nothing
+ * Entries that are not messages: a malformed line becomes a warning (`detail.reason` is "malformed-line", or
+ * "too-deep" / "too-long" for a line that could not be read at all); a skipped bookkeeping channel gives nothing
  * (it is not wire traffic). Returns undefined for message entries, which the mapper handles itself.
  */
 export function mapNonMessageEntry(
@@ -64,7 +65,10 @@ export function mapNonMessageEntry(
   return [
     builder.emit(
       "runtime.warning",
-      { message: `malformed transcript line${where}: ${entry.reason}`, detail: { reason: "malformed-line" } },
+      {
+        message: `malformed transcript line${where}: ${entry.reason}`,
+        detail: { reason: entry.code ?? "malformed-line" },
+      },
       { raw: raw(source, entry.text) },
     ),
   ];

@@ -1,13 +1,14 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { readMessagesRequest } from "./anthropic-request.js";
 import { messagesJson, messagesStream } from "./anthropic-stream.js";
 import { providerErrorBody } from "./error-bodies.js";
 import { isObject } from "./json-shapes.js";
 import { readResponsesRequest } from "./openai-request.js";
 import { responsesJson, responsesStream } from "./openai-stream.js";
-import type { ModelApi, ReplyLabel, RequestFacts, ScenarioName, ScriptOverride } from "./scenarios.js";
+import { readRequestBody } from "./request-body.js";
+import { type MockRequestRecord, RequestLog } from "./request-log.js";
+import type { ModelApi, RequestFacts, ScenarioName, ScriptOverride } from "./scenarios.js";
 import { scriptReply } from "./scenarios.js";
 import { estimateTokens, openSse, type ReplyContext, type SseScript, writeSseEvent } from "./sse.js";
 
@@ -20,25 +21,21 @@ export interface MockModelOptions {
   ttlMs?: number;
   /** How many of the latest requests `requests` keeps. Default 1 000. */
   maxRecordedRequests?: number;
-  /** Larger request bodies get 413. Default 32 MiB. */
+  /** Request bodies larger than this, on the wire or once decoded (gzip, deflate, br), get 413. Default 32 MiB. */
   maxBodyBytes?: number;
+  /** How many bytes of request bodies `requests` keeps in all; older bodies are let go. Default 64 MiB. */
+  maxRecordedBodyBytes?: number;
+  /** Connections beyond this many open at once are closed as they arrive. Default 64. */
+  maxConnections?: number;
+  /** A connection with no traffic either way for this long is closed. Default 60 000 ms. */
+  idleTimeoutMs?: number;
   /** Forces this scenario for every request, whatever its prompt says. */
   scenario?: ScenarioName;
   /** Decides replies before the scenario table does. */
   script?: ScriptOverride;
 }
 
-export interface MockRequestRecord {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  /** The parsed JSON body; undefined when there was none or it was not JSON. */
-  body: unknown;
-  /** What the mock answered with; undefined for requests that are not model turns. */
-  scenario: ReplyLabel | undefined;
-  /** The HTTP status sent; 0 until the response has closed, or when none was sent. */
-  status: number;
-}
+export type { MockRequestRecord } from "./request-log.js";
 
 export interface MockModelServer {
   /** `http://127.0.0.1:PORT`, without `/v1`: Codex wants `${baseUrl}/v1`, Claude Code wants `baseUrl`. */
@@ -53,10 +50,15 @@ export interface MockModelServer {
 const DEFAULT_MAX_REQUESTS = 10_000;
 const DEFAULT_MAX_RECORDS = 1_000;
 const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MAX_RECORDED_BODY_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_CONNECTIONS = 64;
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
 export async function startMockModel(options: MockModelOptions = {}): Promise<MockModelServer> {
-  const requests: MockRequestRecord[] = [];
-  const maxRecords = options.maxRecordedRequests ?? DEFAULT_MAX_RECORDS;
+  const log = new RequestLog(
+    options.maxRecordedRequests ?? DEFAULT_MAX_RECORDS,
+    options.maxRecordedBodyBytes ?? DEFAULT_MAX_RECORDED_BODY_BYTES,
+  );
   let received = 0;
 
   const server = createServer((request, response) => {
@@ -66,11 +68,12 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
       path: request.url ?? "/",
       headers: request.headers,
       body: undefined,
+      bodyBytes: 0,
+      bodyDropped: false,
       scenario: undefined,
       status: 0,
     };
-    requests.push(record);
-    if (requests.length > maxRecords) requests.splice(0, requests.length - maxRecords);
+    log.add(record);
     response.on("close", () => {
       record.status = response.headersSent ? response.statusCode : 0;
     });
@@ -83,12 +86,17 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
       request.resume();
       return;
     }
-    handle(request, response, record, received, options).catch((error: unknown) => {
+    handle(request, response, record, received, options, log).catch((error: unknown) => {
       if (!response.headersSent) sendJson(response, 500, { error: { message: String(error) } });
       else response.destroy();
     });
   });
 
+  // Caps on what clients can hold open: a connection past the cap is closed as it arrives, an idle one (no bytes
+  // either way, e.g. one that never sends a request) is closed after idleTimeoutMs.
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  server.timeout = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  server.headersTimeout = Math.min(server.headersTimeout, server.timeout);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
@@ -102,7 +110,7 @@ export async function startMockModel(options: MockModelOptions = {}): Promise<Mo
     return closed;
   };
   if (options.ttlMs !== undefined) setTimeout(() => void close(), options.ttlMs).unref();
-  return { baseUrl: `http://127.0.0.1:${port}`, port, requests, closed, close };
+  return { baseUrl: `http://127.0.0.1:${port}`, port, requests: log.records, closed, close };
 }
 
 async function handle(
@@ -111,16 +119,24 @@ async function handle(
   record: MockRequestRecord,
   requestNumber: number,
   options: MockModelOptions,
+  log: RequestLog,
 ): Promise<void> {
   const path = new URL(record.path, "http://127.0.0.1").pathname.replace(/\/+$/, "") || "/";
   const api = apiOfPath(path);
-  const raw = await readBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-  if (raw === "too-large")
-    return sendJson(response, 413, providerErrorBody(api, 413, "request body too large"));
-  const decoded = decode(raw, request.headers["content-encoding"]);
-  if (decoded === undefined)
+  const read = await readRequestBody(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  if (read.kind === "too-large") {
+    // the rest of the body is never read: the connection goes once the answer is out
+    return sendJson(response, 413, providerErrorBody(api, 413, "request body too large"), {
+      connection: "close",
+    });
+  }
+  if (read.kind === "unsupported-encoding")
     return sendJson(response, 415, providerErrorBody(api, 400, "unsupported content-encoding"));
-  record.body = parseJson(decoded);
+  if (read.kind === "bad-encoding")
+    return sendJson(response, 400, providerErrorBody(api, 400, `cannot decode the body: ${read.message}`));
+  const decoded = read.text;
+  const body = parseJson(decoded);
+  log.keepBody(record, body, Buffer.byteLength(decoded));
 
   if (path === "/" && (record.method === "GET" || record.method === "HEAD"))
     return sendJson(response, 200, { ok: true, server: "provider-runtime mock model" });
@@ -130,11 +146,11 @@ async function handle(
     return sendJson(response, 200, { input_tokens: estimateTokens(decoded.length) });
   if (path !== "/v1/responses" && path !== "/responses" && path !== "/v1/messages")
     return sendJson(response, 404, providerErrorBody(api, 404, `no route POST ${path}`));
-  if (!isObject(record.body))
+  if (!isObject(body))
     return sendJson(response, 400, providerErrorBody(api, 400, "body is not a JSON object"));
 
   const facts: RequestFacts =
-    api === "anthropic-messages" ? readMessagesRequest(record.body) : readResponsesRequest(record.body);
+    api === "anthropic-messages" ? readMessagesRequest(body) : readResponsesRequest(body);
   const reply = scriptReply(facts, { scenario: options.scenario, script: options.script });
   record.scenario = reply.label;
   if (reply.kind === "error") {
@@ -143,10 +159,10 @@ async function handle(
   }
   const context: ReplyContext = {
     requestNumber,
-    model: typeof record.body.model === "string" ? record.body.model : "mock-model",
+    model: typeof body.model === "string" ? body.model : "mock-model",
     inputTokens: estimateTokens(decoded.length),
   };
-  if (record.body.stream !== true) {
+  if (body.stream !== true) {
     const json = api === "anthropic-messages" ? messagesJson(reply, context) : responsesJson(reply, context);
     // Claude Code falls back to a non-streaming request when a stream breaks; a cutoff must break that one too.
     if (reply.cutOffAfterDeltas !== undefined) return sendCutJson(response, json);
@@ -195,43 +211,19 @@ function apiOfPath(path: string): ModelApi {
   return path.includes("/messages") ? "anthropic-messages" : "openai-responses";
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   response.writeHead(status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(text),
+    ...headers,
   });
   response.end(text);
-}
-
-function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | "too-large"> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
-    });
-    request.on("end", () => resolve(size > maxBytes ? "too-large" : Buffer.concat(chunks)));
-    request.on("error", reject);
-  });
-}
-
-function decode(raw: Buffer, encoding: string | undefined): string | undefined {
-  switch (encoding?.trim().toLowerCase()) {
-    case undefined:
-    case "":
-    case "identity":
-      return raw.toString("utf8");
-    case "gzip":
-      return gunzipSync(raw).toString("utf8");
-    case "deflate":
-      return inflateSync(raw).toString("utf8");
-    case "br":
-      return brotliDecompressSync(raw).toString("utf8");
-    default:
-      return undefined;
-  }
 }
 
 function parseJson(text: string): unknown {

@@ -21,11 +21,24 @@ export class LineSink {
     await this.writeLines([line]);
   }
 
+  /**
+   * Writes the queued lines in pieces of about `batchBytes` (a line that reaches it ends its piece), waiting for the
+   * stream between pieces: huge lines (events that carry a line of hundreds of MB as raw) are never joined.
+   */
   async flush(): Promise<void> {
-    if (this.#chunk.length === 0) return;
-    const text = `${this.#chunk.join("\n")}\n`;
+    const lines = this.#chunk;
+    if (lines.length === 0) return;
     this.#chunk = [];
     this.#size = 0;
-    if (!this.out.write(text)) await new Promise<void>((resolve) => this.out.once("drain", resolve));
+    let start = 0;
+    let size = 0;
+    for (let index = 0; index < lines.length; index++) {
+      size += (lines[index] as string).length + 1;
+      if (size < this.batchBytes && index < lines.length - 1) continue;
+      const text = `${lines.slice(start, index + 1).join("\n")}\n`;
+      start = index + 1;
+      size = 0;
+      if (!this.out.write(text)) await new Promise<void>((resolve) => this.out.once("drain", resolve));
+    }
   }
 }

@@ -1,50 +1,71 @@
 import { createReadStream } from "node:fs";
 import { access, constants } from "node:fs/promises";
+import { LineSplitter, type OverlongLine } from "./line-splitter.js";
+
+export { HEAD_BYTES, type OverlongLine } from "./line-splitter.js";
 
 export class UnreadableInputError extends Error {}
 
-/** Line breaks as `readline` (crlfDelay: Infinity) knows them: `\r\n`, `\n`, or a lone `\r`. */
-const LINE_BREAK = /\r\n|\n|\r/;
+/** The longest line `normalize` reads by default (`--max-line-bytes`): 64 MiB. */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+export interface ReadLineOptions {
+  /** A longer line is not kept: it comes as an OverlongLine and reading resumes after its line break. */
+  maxLineBytes?: number;
+}
 
 /**
- * Lines of a file (or stdin for `-`/undefined), streamed: memory stays constant whatever the size. The stream is
- * read one 64 KiB chunk at a time and only pulled when the consumer asks for more lines, so no more than a chunk
- * of lines is ever waiting (readline queues every line of a chunk as events and reads ahead regardless).
+ * Lines of a file (or stdin for `-`/undefined), streamed: memory stays constant whatever the size, but for the
+ * line at hand (at most `maxLineBytes`). The stream is read one 64 KiB chunk at a time and only pulled when the
+ * consumer asks for more lines, so no more than a chunk of lines is ever waiting (readline queues every line of a
+ * chunk as events and reads ahead regardless). Line breaks: `\r\n`, `\n`, or a lone `\r`.
  */
+export async function* readLineRecords(
+  file: string | undefined,
+  stdin: NodeJS.ReadableStream = process.stdin,
+  options: ReadLineOptions = {},
+): AsyncGenerator<string | OverlongLine> {
+  for await (const batch of lineBatches(file, stdin, options.maxLineBytes)) yield* batch;
+}
+
+/** readLineRecords without a maximum: every line whole. */
 export async function* readLines(
   file: string | undefined,
   stdin: NodeJS.ReadableStream = process.stdin,
 ): AsyncGenerator<string> {
-  let input: NodeJS.ReadableStream;
-  if (file === undefined || file === "-") {
-    input = stdin;
-    input.setEncoding("utf8");
-  } else {
-    try {
-      await access(file, constants.R_OK);
-    } catch (error) {
-      throw new UnreadableInputError(
-        `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      );
-    }
-    input = createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 16 });
-  }
-  let rest = "";
+  // without a maximum the splitter gives only strings
+  for await (const batch of lineBatches(file, stdin, undefined)) yield* batch as string[];
+}
+
+/** The lines each chunk completes, a chunk at a time (one generator step per chunk, not per line). */
+async function* lineBatches(
+  file: string | undefined,
+  stdin: NodeJS.ReadableStream,
+  maxLineBytes: number | undefined,
+): AsyncGenerator<(string | OverlongLine)[]> {
+  const input = await openInput(file, stdin);
+  const splitter = new LineSplitter(maxLineBytes);
   for await (const chunk of input as AsyncIterable<string | Buffer>) {
-    const text = rest + (typeof chunk === "string" ? chunk : chunk.toString("utf8"));
-    // A trailing `\r` may be the first half of a `\r\n` split across chunks: it waits for the next chunk.
-    const held = text.endsWith("\r") ? 1 : 0;
-    const region = held === 1 ? text.slice(0, -1) : text;
-    const end = Math.max(region.lastIndexOf("\n"), region.lastIndexOf("\r"));
-    if (end < 0) {
-      rest = text;
-      continue;
-    }
-    rest = text.slice(end + 1);
-    const lines = region.slice(0, end + 1).split(LINE_BREAK);
-    lines.pop(); // the empty string after the last break
-    for (const line of lines) yield line;
+    const lines: (string | OverlongLine)[] = [];
+    splitter.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk, lines);
+    if (lines.length > 0) yield lines;
   }
-  if (rest.endsWith("\r")) rest = rest.slice(0, -1);
-  if (rest.length > 0) yield rest;
+  const last: (string | OverlongLine)[] = [];
+  splitter.end(last);
+  if (last.length > 0) yield last;
+}
+
+async function openInput(
+  file: string | undefined,
+  stdin: NodeJS.ReadableStream,
+): Promise<NodeJS.ReadableStream> {
+  if (file === undefined || file === "-") return stdin;
+  try {
+    await access(file, constants.R_OK);
+  } catch (error) {
+    throw new UnreadableInputError(
+      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
+  }
+  return createReadStream(file, { highWaterMark: 1 << 16 });
 }

@@ -1,20 +1,23 @@
+import { MAX_JSON_DEPTH } from "../../kit/json-depth.js";
 import { LineNormalizer } from "../../kit/line-normalizer.js";
 import { findMapperDefinition, registeredSources } from "../../mappers/registry.js";
 import { HeapGuard } from "../../node/heap-guard.js";
 import { LineSink } from "../../node/line-sink.js";
-import { readLines } from "../../node/line-source.js";
+import { DEFAULT_MAX_LINE_BYTES, readLineRecords } from "../../node/line-source.js";
 import { ProgressLine } from "../../node/progress.js";
 import { parseCommandArgs, singleInput } from "../args.js";
 import { type CliIo, EXIT_OK, UsageError } from "../usage.js";
 
-const HELP = `Usage: provider-runtime normalize --from SOURCE [--session-id ID] [--validate] [FILE|-]
+const HELP = `Usage: provider-runtime normalize --from SOURCE [--session-id ID] [--validate] [--max-line-bytes N] [FILE|-]
 
 Reads a native transcript (ours {t,dir,msg}, the probe format {ts,channel,message}, or bare JSONL) and writes
-canonical events as JSONL. Malformed lines become runtime.warning events; the run goes on (exit 0).
+canonical events as JSONL. Malformed lines become runtime.warning events; the run goes on (exit 0). So do lines
+nested deeper than ${MAX_JSON_DEPTH} levels and lines longer than --max-line-bytes (each with its start as raw).
   --from SOURCE      one of: ${registeredSources().join(", ") || "(none registered)"}
   --session-id ID    canonical session id (default: "session"); same input + same id → identical output
   --validate         check every event against the schema (slower); an invalid event is an error (exit 1)
   --progress         report lines and events read on stderr (default when stderr is a terminal)
+  --max-line-bytes N the longest line read (default ${DEFAULT_MAX_LINE_BYTES}, 64 MiB); a longer one is a warning
 `;
 
 export async function normalizeCommand(argv: string[], io: CliIo): Promise<number> {
@@ -23,6 +26,7 @@ export async function normalizeCommand(argv: string[], io: CliIo): Promise<numbe
     "session-id": { type: "string" },
     validate: { type: "boolean" },
     progress: { type: "boolean" },
+    "max-line-bytes": { type: "string" },
   });
   if (values.help) {
     io.stdout.write(HELP);
@@ -36,6 +40,7 @@ export async function normalizeCommand(argv: string[], io: CliIo): Promise<numbe
     );
   }
   const file = singleInput(positionals);
+  const maxLineBytes = byteCount(values["max-line-bytes"]);
   const mapper = definition.create({ sessionId: values["session-id"] ?? "session" });
   const normalizer = new LineNormalizer(mapper, { validate: values.validate === true });
   const sink = new LineSink(io.stdout);
@@ -47,11 +52,14 @@ export async function normalizeCommand(argv: string[], io: CliIo): Promise<numbe
   let events = 0;
   const report = () =>
     `normalize: ${lines.toLocaleString("en-US")} lines → ${events.toLocaleString("en-US")} events`;
-  for await (const line of readLines(file, io.stdin)) {
+  for await (const line of readLineRecords(file, io.stdin, { maxLineBytes })) {
     heap.tick();
     progress.tick(report);
     lines++;
-    events += normalizer.line(line, out);
+    events +=
+      typeof line === "string"
+        ? normalizer.line(line, out)
+        : normalizer.overlongLine(line.head, line.bytes, maxLineBytes, out);
     if (out.length === 0) continue;
     const pending = sink.writeLines(out);
     out.length = 0;
@@ -62,4 +70,12 @@ export async function normalizeCommand(argv: string[], io: CliIo): Promise<numbe
   await sink.flush();
   progress.done(report);
   return EXIT_OK;
+}
+
+function byteCount(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_MAX_LINE_BYTES;
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < 1)
+    throw new UsageError(`--max-line-bytes needs a whole number of bytes above 0, got "${text}"`);
+  return value;
 }
