@@ -1,8 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { RuntimeEvent } from "../contracts/events.js";
 import type { BaseMapper } from "../kit/base-mapper.js";
+import {
+  jsonWithoutRecursion,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
+  RAW_PREVIEW_CHARS,
+} from "../kit/json-depth.js";
 import type { TerminationReason } from "../kit/lifecycle-tracker.js";
-import { type TranscriptDirection, transcriptLine } from "../kit/transcript.js";
+import { type TranscriptDirection, type TranscriptEntry, transcriptLine } from "../kit/transcript.js";
 import type { AwaitedCalls } from "./awaited-calls.js";
 import { EventChannel } from "./event-channel.js";
 import type { DriverOptions } from "./types.js";
@@ -59,7 +65,17 @@ export class DriverSession {
     this.#record?.(transcriptLine(dir, msg, t));
     const calls = this.#calls;
     const answers = dir === "in" && calls !== undefined && calls.answers(msg);
-    const keepReading = this.channel.pushAll(this.mapper.map({ kind: "message", dir, msg, t }));
+    // A record nesting past what a serializer can write is a warning with its start, as on replay (json-depth.ts).
+    const entry: TranscriptEntry = nestsDeeperThan(msg, MAX_JSON_DEPTH)
+      ? {
+          kind: "malformed",
+          code: "too-deep",
+          reason: `a record nesting deeper than ${MAX_JSON_DEPTH} levels`,
+          text: jsonWithoutRecursion(msg, RAW_PREVIEW_CHARS) ?? "",
+          t,
+        }
+      : { kind: "message", dir, msg, t };
+    const keepReading = this.channel.pushAll(this.mapper.map(entry));
     if (calls === undefined) return keepReading;
     if (dir === "out" && calls.sent(msg)) queueMicrotask(() => this.channel.releaseDrainListeners());
     return keepReading || answers || calls.anyPending;
