@@ -1,50 +1,21 @@
 import type { CanonicalItemType, CanonicalRequestType, ContentStreamKind } from "../../contracts/enums.js";
 import type { RuntimeEventRaw } from "../../contracts/envelope.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
-import type { ItemFields } from "../../contracts/item-details.js";
 import type { RuntimeEventPayloadByType } from "../../contracts/payloads.js";
 import { BoundedMap } from "../../kit/bounded-map.js";
 import type { EventBuilder, EventContext, PayloadInput } from "../../kit/event-builder.js";
 import { IdTable } from "../../kit/id-table.js";
 import { mintId } from "../../kit/ids.js";
-import { itemPayload } from "../../kit/item-payload.js";
 import { providerEvent } from "../../kit/warnings.js";
+import {
+  type CoreItemFields,
+  type ItemState,
+  itemEventPayload,
+  type RequestState,
+  type TurnState,
+} from "./core-state.js";
 
-/** One turn as the EventMsg stream shows it; `synthesized` when the stream had no `task_started` for it. */
-export interface TurnState {
-  key: string;
-  id: string;
-  nativeTurnId: string | undefined;
-  synthesized: boolean;
-  errorMessage: string | undefined;
-  /** The turn carries item-based events (item_*, *_content_delta), so the legacy copies are duplicates. */
-  modernAgent: boolean;
-  modernReasoning: boolean;
-  modernUser: boolean;
-  /** Open legacy (id-less) stream items of this turn. */
-  assistantKey: string | undefined;
-  reasoningKey: string | undefined;
-  counter: number;
-  /** Seen a user message / a completed assistant message: older rollouts start a new turn at the next prompt. */
-  hadUser: boolean;
-  answered: boolean;
-}
-
-interface ItemState {
-  itemType: CanonicalItemType;
-  turnId: string;
-  nativeId: string | undefined;
-  sawDelta: boolean;
-  /** `{providerItemId}` for the item's later events, made once: events share it (see EventBuilder). */
-  refs: { providerItemId: string } | undefined;
-}
-
-interface RequestState {
-  requestType: CanonicalRequestType;
-  turnId: string;
-  nativeId: string;
-  isUserInput: boolean;
-}
+export type { CoreItemFields, TurnState } from "./core-state.js";
 
 type TurnCompleted = RuntimeEventPayloadByType["turn.completed"];
 
@@ -256,7 +227,7 @@ export class EventMsgCore {
     key: string,
     itemType: CanonicalItemType,
     raw: RuntimeEventRaw,
-    fields: ItemFields = {},
+    fields: CoreItemFields = {},
     nativeId?: string,
     parentItemId?: string,
   ): RuntimeEvent[] {
@@ -270,21 +241,19 @@ export class EventMsgCore {
       nativeId,
       sawDelta: false,
       refs: nativeId === undefined ? undefined : { providerItemId: nativeId },
+      details: undefined,
+      shown: undefined,
+      shownTitle: undefined,
     });
     const type = isNew ? "item.started" : "item.updated";
     const status = isNew ? "inProgress" : fields.status;
     events.push(
-      this.emit(
-        type,
-        itemPayload(entry.state.itemType, { ...fields, ...(status === undefined ? {} : { status }) }),
-        raw,
-        {
-          turnId: entry.state.turnId,
-          itemId: entry.id,
-          parentItemId,
-          providerRefs: { providerItemId: nativeId, providerTurnId: turn.nativeTurnId },
-        },
-      ),
+      this.emit(type, itemEventPayload(entry.state, itemType, fields, status), raw, {
+        turnId: entry.state.turnId,
+        itemId: entry.id,
+        parentItemId,
+        providerRefs: { providerItemId: nativeId, providerTurnId: turn.nativeTurnId },
+      }),
     );
     return events;
   }
@@ -293,12 +262,12 @@ export class EventMsgCore {
     key: string,
     itemType: CanonicalItemType,
     raw: RuntimeEventRaw,
-    fields: ItemFields,
+    fields: CoreItemFields,
   ): RuntimeEvent[] {
     const open = this.items.get(key);
     if (open === undefined) return this.startItem(key, itemType, raw, fields);
     return [
-      this.emit("item.updated", itemPayload(open.state.itemType, fields), raw, {
+      this.emit("item.updated", itemEventPayload(open.state, itemType, fields, fields.status), raw, {
         turnId: open.state.turnId,
         itemId: open.id,
         providerRefs: open.state.refs,
@@ -339,15 +308,23 @@ export class EventMsgCore {
     key: string,
     itemType: CanonicalItemType,
     raw: RuntimeEventRaw,
-    fields: ItemFields = {},
+    fields: CoreItemFields = {},
     fullText?: { streamKind: ContentStreamKind; text: string },
     nativeId?: string,
     parentItemId?: string,
   ): RuntimeEvent[] {
     if (this.#completed.has(key)) return [this.note("duplicate-item-end", raw, "the item already completed")];
+    // An item nothing announced starts with what its one record says, so the start already renders.
     const events = this.items.isOpen(key)
       ? []
-      : this.startItem(key, itemType, raw, {}, nativeId, parentItemId);
+      : this.startItem(
+          key,
+          itemType,
+          raw,
+          { title: fields.title, details: fields.details },
+          nativeId,
+          parentItemId,
+        );
     const open = this.items.get(key);
     if (open === undefined) return events;
     if (fullText !== undefined && fullText.text.length > 0 && !open.state.sawDelta) {
@@ -356,7 +333,7 @@ export class EventMsgCore {
     this.items.close(key);
     this.#completed.set(key, true);
     events.push(
-      this.emit("item.completed", itemPayload(open.state.itemType, fields), raw, {
+      this.emit("item.completed", itemEventPayload(open.state, itemType, fields, fields.status), raw, {
         turnId: open.state.turnId,
         itemId: open.id,
         parentItemId,

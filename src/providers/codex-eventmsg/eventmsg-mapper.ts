@@ -76,7 +76,8 @@ export class CodexEventMsgMapper extends BaseMapper {
   }
 
   override finish(): RuntimeEvent[] {
-    const events = this.core.finishReplay();
+    // The turn closed here ends like any other: the state semantics put the session back to ready.
+    const events = this.states.apply(this.builder, this.core.finishReplay());
     for (const event of events) this.lifecycle.observe(event);
     return events;
   }

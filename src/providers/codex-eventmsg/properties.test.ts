@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { RuntimeEventSchema } from "../../contracts/events.js";
 import type { MapperDefinition } from "../../kit/mapper.js";
 import { checkMapperRun, transcriptLinesArbitrary } from "../../test-support/mapper-fuzz.js";
+import { verifyEvents } from "../../verify/index.js";
 import { codexEventMsgDefinition, codexRolloutDefinition } from "./definition.js";
 import {
   EVENTMSG_FIXTURES,
@@ -60,6 +61,11 @@ for (const [definition, dir] of SUITES) {
           const events = replay(definition, damage(original, seed));
           for (const event of events) expect(RuntimeEventSchema.safeParse(event).success).toBe(true);
           for (const [index, event] of events.entries()) expect(event.sequence).toBe(index + 1);
+          // Whatever the damage, the session returns to ready after each turn and waits only on open requests.
+          const stateViolations = verifyEvents(events).filter(
+            (v) => v.rule === "session-state" || v.rule === "thread-state",
+          );
+          expect(stateViolations, `${name} seed ${seed}`).toEqual([]);
         }
       }
     });

@@ -2,10 +2,11 @@ import type { CanonicalItemType, ContentStreamKind } from "../../contracts/enums
 import type { RuntimeEventRaw } from "../../contracts/envelope.js";
 import type { RuntimeEventType } from "../../contracts/event-types.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
-import { asObject, type JsonObject, num, str } from "../../kit/guards.js";
+import { type JsonObject, str } from "../../kit/guards.js";
 import type { EventMsgCore } from "./core.js";
 import { mapEventMsg } from "./eventmsg-table.js";
 import { callIdOf, pick, pickId, pickStr } from "./fields.js";
+import { callPatch, outputOf } from "./rollout-calls.js";
 
 /** One rollout line: `{timestamp, type, payload}`. */
 export interface LineContext {
@@ -71,7 +72,7 @@ export const ROLLOUT_LINE_TABLE: Record<string, RolloutLineHandler> = {
   },
   response_item: {
     yields: ["item.started", "item.completed", "content.delta", "provider.event"],
-    note: "tool calls and their outputs → items (deduplicated with event_msg items); messages, reasoning → provider.event",
+    note: "tool calls and their outputs → items with details from the call's arguments (deduplicated with event_msg items); messages, reasoning → provider.event",
     handle: mapResponseItem,
   },
   compacted: {
@@ -139,20 +140,22 @@ function mapResponseItem({ core, payload, raw }: LineContext): RuntimeEvent[] {
     if (core.isCompleted(key))
       return [core.note(`response_item:${type}`, raw, "call of an item already completed")];
     const data = { name, arguments: pick(payload, "arguments", "input", "action") };
-    return core.startItem(key, itemType, raw, { title: name, data }, callId);
+    const fields = { title: name, details: callPatch(itemType, name, payload), data };
+    return core.startItem(key, itemType, raw, fields, callId);
   }
   if (OUTPUT_TYPES.has(type) && callId !== undefined) {
     const key = core.itemKey(callId);
     const open = core.items.get(key);
     if (open === undefined)
       return [core.note(`response_item:${type}`, raw, "output of a call already completed")];
-    const output = outputOf(payload.output);
+    const output = outputOf(payload.output, open.state.itemType);
     const stream = outputStream(open.state.itemType);
+    const status = output.failed ? "failed" : "completed";
     return core.completeItem(
       key,
       open.state.itemType,
       raw,
-      { status: output.failed ? "failed" : "completed", data: { output: payload.output } },
+      { status, details: output.details, data: { output: payload.output } },
       stream === undefined ? undefined : { streamKind: stream, text: output.text },
     );
   }
@@ -181,24 +184,4 @@ function outputStream(itemType: CanonicalItemType): ContentStreamKind | undefine
   if (itemType === "command_execution") return "command_output";
   if (itemType === "file_change") return "file_change_output";
   return undefined;
-}
-
-/** Tool output: a string, a JSON string `{output, metadata: {exit_code}}` (older versions), or `{content}`. */
-function outputOf(value: unknown): { text: string; failed: boolean } {
-  const object = asObject(value) ?? parseObject(value);
-  if (object !== undefined) {
-    const text = pickStr(object, "output", "content") ?? (typeof value === "string" ? value : "");
-    const exitCode = num(asObject(object.metadata)?.exit_code);
-    return { text, failed: (exitCode !== undefined && exitCode !== 0) || object.success === false };
-  }
-  return { text: typeof value === "string" ? value : "", failed: false };
-}
-
-function parseObject(value: unknown): JsonObject | undefined {
-  if (typeof value !== "string" || !value.startsWith("{")) return undefined;
-  try {
-    return asObject(JSON.parse(value));
-  } catch {
-    return undefined;
-  }
 }

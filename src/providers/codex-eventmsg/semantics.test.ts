@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { RuntimeEventSchema } from "../../contracts/events.js";
 import type { MapperDefinition } from "../../kit/mapper.js";
+import { verifyEvents } from "../../verify/index.js";
 import { codexEventMsgDefinition, codexRolloutDefinition } from "./definition.js";
 import {
   EVENTMSG_FIXTURES,
@@ -92,6 +93,10 @@ for (const [definition, dir] of SUITES) {
 
       it(`${name}: schema-valid, ordered, every turn/request/item opened once and closed once`, () => {
         expect(checkStream(events)).toEqual([]);
+      });
+
+      it(`${name}: verify passes (state semantics: ready after every turn, idle threads, waiting only on requests)`, () => {
+        expect(verifyEvents(events)).toEqual([]);
       });
 
       it(`${name}: no native id is used as a canonical id`, () => {

@@ -1,6 +1,7 @@
 import type { RuntimeEvent } from "../../../contracts/events.js";
 import { asObject, isObject, type JsonObject } from "../../../kit/guards.js";
 import type { EventMsgCore } from "../core.js";
+import { collabPatch } from "../details.js";
 import { callIdOf, pick, pickId, pickStr, withoutType } from "../fields.js";
 import type { EventMsgHandler, EventMsgTable, MsgContext } from "./table.js";
 
@@ -31,7 +32,12 @@ function begin(tool: string): EventMsgHandler {
     handle: ({ core, p, raw }) => {
       const callId = callIdOf(p) ?? tool;
       const prompt = pickStr(p, "prompt");
-      const fields = { title: tool, ...(prompt ? { detail: prompt } : {}), data: withoutType(p) };
+      const fields = {
+        title: tool,
+        ...(prompt ? { detail: prompt } : {}),
+        details: collabPatch(p),
+        data: withoutType(p),
+      };
       return core.startItem(core.itemKey(callId), "collab_agent_tool_call", raw, fields, callId);
     },
   };
@@ -53,7 +59,12 @@ function end(tool: string, note?: string, follow?: Follow): EventMsgHandler {
         key,
         "collab_agent_tool_call",
         raw,
-        { title: tool, status: failed ? "failed" : "completed", data: withoutType(p) },
+        {
+          title: tool,
+          status: failed ? "failed" : "completed",
+          details: collabPatch(p),
+          data: withoutType(p),
+        },
         undefined,
         callId,
       );

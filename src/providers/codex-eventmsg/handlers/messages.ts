@@ -1,6 +1,7 @@
 import type { RuntimeEvent } from "../../../contracts/events.js";
 import { num } from "../../../kit/guards.js";
 import type { TurnState } from "../core.js";
+import { textPatch } from "../details.js";
 import { pick, pickId, pickStr } from "../fields.js";
 import type { EventMsgTable, MsgContext } from "./table.js";
 
@@ -32,7 +33,11 @@ export const messageHandlers: EventMsgTable = {
         key,
         "assistant_message",
         ctx.raw,
-        { status: "completed", ...(phase === undefined ? {} : { data: { phase } }) },
+        {
+          status: "completed",
+          details: textPatch(text),
+          ...(phase === undefined ? {} : { data: { phase } }),
+        },
         { streamKind: "assistant_text", text },
       );
     }),
@@ -56,9 +61,11 @@ export const messageHandlers: EventMsgTable = {
         return [...events, core.note("user_message", raw, "legacy copy of a user_message item")];
       turn.hadUser = true;
       const key = core.freshKey(turn, "user_message");
-      const data = { text: pickStr(p, "message") ?? "", images: pick(p, "images", "local_images") };
-      events.push(...core.startItem(key, "user_message", raw));
-      events.push(...core.completeItem(key, "user_message", raw, { status: "completed", data }));
+      const text = pickStr(p, "message") ?? "";
+      const data = { text, images: pick(p, "images", "local_images") };
+      const details = textPatch(text);
+      events.push(...core.startItem(key, "user_message", raw, { details }));
+      events.push(...core.completeItem(key, "user_message", raw, { status: "completed", details, data }));
       return events;
     },
   },
@@ -166,7 +173,8 @@ function completeReasoning(
   const key = turn.reasoningKey ?? ctx.core.freshKey(turn, "reasoning");
   turn.reasoningKey = undefined;
   const text = pickStr(ctx.p, "text") ?? "";
-  return ctx.core.completeItem(key, "reasoning", ctx.raw, { status: "completed" }, { streamKind, text });
+  const fields = { status: "completed" as const, details: textPatch(text) };
+  return ctx.core.completeItem(key, "reasoning", ctx.raw, fields, { streamKind, text });
 }
 
 function deltaOf(ctx: MsgContext): string {

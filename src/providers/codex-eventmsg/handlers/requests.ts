@@ -2,6 +2,7 @@ import type { CanonicalRequestType } from "../../../contracts/enums.js";
 import type { RuntimeEvent } from "../../../contracts/events.js";
 import { arr } from "../../../kit/guards.js";
 import type { EventMsgCore } from "../core.js";
+import { dynamicToolPatch } from "../details.js";
 import { callIdOf, commandText, pick, pickId, pickStr, withoutType } from "../fields.js";
 import type { EventMsgHandler, EventMsgTable, MsgContext } from "./table.js";
 
@@ -61,7 +62,11 @@ export const requestHandlers: EventMsgTable = {
         ...(tool === undefined ? {} : { detail: tool }),
         args,
       });
-      const fields = { ...(tool === undefined ? {} : { title: tool }), data: args };
+      const fields = {
+        ...(tool === undefined ? {} : { title: tool }),
+        details: dynamicToolPatch(p),
+        data: args,
+      };
       events.push(...core.startItem(core.itemKey(callId), "dynamic_tool_call", raw, fields, callId));
       return events;
     },
@@ -86,7 +91,7 @@ export const requestHandlers: EventMsgTable = {
           core.itemKey(callId),
           "dynamic_tool_call",
           raw,
-          { status: success ? "completed" : "failed", data: withoutType(p) },
+          { status: success ? "completed" : "failed", details: dynamicToolPatch(p), data: withoutType(p) },
           undefined,
           callId,
         ),

@@ -1,7 +1,15 @@
 import type { CanonicalItemType } from "../../../contracts/enums.js";
 import type { RuntimeEvent } from "../../../contracts/events.js";
-import { asObject, str } from "../../../kit/guards.js";
-import { callIdOf, commandText, decodeChunk, pick, pickObj, pickStr, withoutType } from "../fields.js";
+import { asObject, type JsonObject, str } from "../../../kit/guards.js";
+import {
+  commandPatch,
+  type DetailsPatch,
+  fileChangesPatch,
+  imagePatch,
+  mcpPatch,
+  webSearchPatch,
+} from "../details.js";
+import { callIdOf, decodeChunk, pick, pickObj, pickStr, withoutType } from "../fields.js";
 import { requestKey } from "./requests.js";
 import type { EventMsgHandler, EventMsgTable, MsgContext } from "./table.js";
 import { statusOf } from "./turn-items.js";
@@ -10,7 +18,7 @@ import { statusOf } from "./turn-items.js";
 export const toolHandlers: EventMsgTable = {
   exec_command_begin: {
     yields: ["item.started", "request.resolved"],
-    note: "command_execution; resolves a pending exec approval of the call as accept",
+    note: "command_execution (details: unwrapped command, cwd); resolves a pending exec approval of the call as accept",
     handle: (ctx) => {
       const { core, p, raw } = ctx;
       const callId = callIdOf(p) ?? "exec";
@@ -18,8 +26,7 @@ export const toolHandlers: EventMsgTable = {
         decision: "accept",
         resolution: { inferredFrom: "exec_command_begin" },
       });
-      const command = commandText(p.command);
-      const fields = { ...(command === undefined ? {} : { title: command }), data: withoutType(p) };
+      const fields = { details: commandPatch(p), data: withoutType(p) };
       events.push(...core.startItem(core.itemKey(callId), "command_execution", raw, fields, callId));
       return events;
     },
@@ -45,7 +52,7 @@ export const toolHandlers: EventMsgTable = {
   },
   exec_command_end: {
     yields: ["item.completed", "content.delta", "request.resolved"],
-    note: "aggregated output becomes one delta when none streamed; a declined call resolves its approval",
+    note: "details add exit code and duration; aggregated output becomes one delta when none streamed; a declined call resolves its approval",
     handle: (ctx) => {
       const { core, p, raw } = ctx;
       const callId = callIdOf(p) ?? "exec";
@@ -60,7 +67,7 @@ export const toolHandlers: EventMsgTable = {
           core.itemKey(callId),
           "command_execution",
           raw,
-          { status, data: withoutType(p) },
+          { status, details: commandPatch(p), data: withoutType(p) },
           { streamKind: "command_output", text: output },
           callId,
         ),
@@ -70,16 +77,15 @@ export const toolHandlers: EventMsgTable = {
   },
   patch_apply_begin: {
     yields: ["item.started", "request.resolved"],
-    note: "file_change (item.updated when the call was already announced); resolves a pending patch approval",
+    note: "file_change, details from the changes map (item.updated when the call was already announced); resolves a pending patch approval",
     handle: ({ core, p, raw }) => {
       const callId = callIdOf(p) ?? "patch";
       const events = core.resolveRequest(requestKey(core, "patch", callId), raw, {
         decision: "accept",
         resolution: { inferredFrom: "patch_apply_begin", autoApproved: pick(p, "auto_approved") },
       });
-      events.push(
-        ...core.startItem(core.itemKey(callId), "file_change", raw, { data: withoutType(p) }, callId),
-      );
+      const fields = { details: fileChangesPatch(p.changes), data: withoutType(p) };
+      events.push(...core.startItem(core.itemKey(callId), "file_change", raw, fields, callId));
       return events;
     },
   },
@@ -97,7 +103,7 @@ export const toolHandlers: EventMsgTable = {
           core.itemKey(callId),
           "file_change",
           raw,
-          { status: statusOf(p), data: withoutType(p) },
+          { status: statusOf(p), details: fileChangesPatch(p.changes), data: withoutType(p) },
           { streamKind: "file_change_output", text: joinStreams(p.stdout, p.stderr) },
           callId,
         ),
@@ -112,13 +118,13 @@ export const toolHandlers: EventMsgTable = {
       const callId = callIdOf(p) ?? "mcp";
       const invocation = pickObj(p, "invocation") ?? {};
       const title = [str(invocation.server), str(invocation.tool)].filter(Boolean).join("/");
-      const fields = { ...(title.length > 0 ? { title } : {}), data: withoutType(p) };
+      const fields = { ...(title.length > 0 ? { title } : {}), details: mcpPatch(p), data: withoutType(p) };
       return core.startItem(core.itemKey(callId), "mcp_tool_call", raw, fields, callId);
     },
   },
   mcp_tool_call_end: {
     yields: ["item.completed"],
-    note: "failed when result is Err or is_error",
+    note: "failed when result is Err or is_error; details: result = Ok, error = Err",
     handle: ({ core, p, raw }) => {
       const callId = callIdOf(p) ?? "mcp";
       const result = asObject(p.result);
@@ -127,14 +133,14 @@ export const toolHandlers: EventMsgTable = {
         core.itemKey(callId),
         "mcp_tool_call",
         raw,
-        { status: failed ? "failed" : "completed", data: withoutType(p) },
+        { status: failed ? "failed" : "completed", details: mcpPatch(p), data: withoutType(p) },
         undefined,
         callId,
       );
     },
   },
-  web_search_begin: begin("web_search"),
-  web_search_end: end("web_search", "query"),
+  web_search_begin: begin("web_search", undefined, webSearchPatch),
+  web_search_end: end("web_search", "query", webSearchPatch),
   image_generation_begin: begin(
     "unknown",
     "image_generation: no canonical item type fits; title says what it is",
@@ -146,7 +152,11 @@ export const toolHandlers: EventMsgTable = {
     handle: ({ core, p, raw }) => {
       const callId = callIdOf(p) ?? "view_image";
       const path = pickStr(p, "path");
-      const fields = { ...(path === undefined ? {} : { detail: path }), data: withoutType(p) };
+      const fields = {
+        ...(path === undefined ? {} : { detail: path }),
+        details: imagePatch(p),
+        data: withoutType(p),
+      };
       return core.completeItem(
         core.itemKey(callId),
         "image_view",
@@ -159,20 +169,26 @@ export const toolHandlers: EventMsgTable = {
   },
 };
 
-function begin(itemType: CanonicalItemType, note?: string): EventMsgHandler {
+type PatchOf = (p: JsonObject) => DetailsPatch;
+
+function begin(itemType: CanonicalItemType, note?: string, patchOf?: PatchOf): EventMsgHandler {
   const kindTitle = itemType === "unknown" ? "image_generation" : undefined;
   return {
     yields: ["item.started"],
     ...(note === undefined ? {} : { note }),
     handle: ({ core, p, raw }: MsgContext): RuntimeEvent[] => {
       const callId = callIdOf(p) ?? itemType;
-      const fields = { ...(kindTitle === undefined ? {} : { title: kindTitle }), data: withoutType(p) };
+      const fields = {
+        ...(kindTitle === undefined ? {} : { title: kindTitle }),
+        details: patchOf?.(p),
+        data: withoutType(p),
+      };
       return core.startItem(core.itemKey(callId), itemType, raw, fields, callId);
     },
   };
 }
 
-function end(itemType: CanonicalItemType, detailField?: string): EventMsgHandler {
+function end(itemType: CanonicalItemType, detailField?: string, patchOf?: PatchOf): EventMsgHandler {
   const kindTitle = itemType === "unknown" ? "image_generation" : undefined;
   return {
     yields: ["item.completed"],
@@ -183,6 +199,7 @@ function end(itemType: CanonicalItemType, detailField?: string): EventMsgHandler
         status: statusOf(p),
         ...(kindTitle === undefined ? {} : { title: kindTitle }),
         ...(detail === undefined ? {} : { detail }),
+        details: patchOf?.(p),
         data: withoutType(p),
       };
       return core.completeItem(core.itemKey(callId), itemType, raw, fields, undefined, callId);

@@ -1,6 +1,17 @@
 import type { CanonicalItemType, ContentStreamKind, ItemStatus } from "../../../contracts/enums.js";
 import type { RuntimeEvent } from "../../../contracts/events.js";
 import { arr, asObject, type JsonObject, num, str } from "../../../kit/guards.js";
+import {
+  collabPatch,
+  commandPatch,
+  type DetailsPatch,
+  dynamicToolPatch,
+  fileChangesPatch,
+  imagePatch,
+  mcpPatch,
+  textPatch,
+  webSearchPatch,
+} from "../details.js";
 import { contentText, pick, pickId, pickStr } from "../fields.js";
 import type { EventMsgTable, MsgContext } from "./table.js";
 
@@ -60,13 +71,47 @@ function mapTurnItem(ctx: MsgContext, completed: boolean): RuntimeEvent[] {
   const nativeId = pickId(item, "id", "call_id", "callId") ?? core.freshKey(turn, nativeType ?? "item");
   const key = core.itemKey(nativeId);
   const title = itemType === "unknown" ? nativeType : undefined;
+  const fullText = fullTextOf(itemType, item);
+  const details = detailsOf(itemType, item, fullText?.text);
   if (!completed) {
-    events.push(...core.startItem(key, itemType, raw, title === undefined ? {} : { title }, nativeId));
+    events.push(...core.startItem(key, itemType, raw, { title, details }, nativeId));
     return events;
   }
-  const fields = { status: statusOf(item), data: item, ...(title === undefined ? {} : { title }) };
-  events.push(...core.completeItem(key, itemType, raw, fields, fullTextOf(itemType, item), nativeId));
+  const fields = { status: statusOf(item), title, details, data: item };
+  events.push(...core.completeItem(key, itemType, raw, fields, fullText, nativeId));
   return events;
+}
+
+/** What a TurnItem says of its details, by its canonical type (PascalCase and camelCase fields alike). */
+function detailsOf(itemType: CanonicalItemType, item: JsonObject, text: string | undefined): DetailsPatch {
+  switch (itemType) {
+    case "user_message":
+      return textPatch(contentText(item.content));
+    case "assistant_message":
+    case "plan":
+    case "reasoning":
+      return textPatch(text);
+    case "command_execution":
+      return commandPatch(item);
+    case "file_change":
+      return fileChangesPatch(item.changes);
+    case "mcp_tool_call":
+      return mcpPatch(item);
+    case "dynamic_tool_call":
+      return dynamicToolPatch(item);
+    case "collab_agent_tool_call":
+      return collabPatch(item);
+    case "web_search":
+      return webSearchPatch(item);
+    case "image_view":
+      return imagePatch(item);
+    case "error": {
+      const message = pickStr(item, "message");
+      return message === undefined || message.length === 0 ? {} : { message };
+    }
+    default:
+      return {};
+  }
 }
 
 function fullTextOf(
