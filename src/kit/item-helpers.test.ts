@@ -1,6 +1,15 @@
+import { createTwoFilesPatch } from "diff";
 import { describe, expect, it } from "vitest";
 import { unwrapShellCommand } from "./shell-command.js";
 import { unifiedDiff } from "./unified-diff.js";
+
+/** jsdiff's own patch, as unifiedDiff wrote it before its whole-file fast path. */
+function jsdiffPatch(path: string, oldText: string, newText: string): string {
+  const from = oldText.length === 0 ? "/dev/null" : `a/${path}`;
+  const to = newText.length === 0 ? "/dev/null" : `b/${path}`;
+  const patch = createTwoFilesPatch(from, to, oldText, newText);
+  return patch.slice(patch.indexOf("---"));
+}
 
 describe("unwrapShellCommand", () => {
   it("takes a login-shell wrapper off a string or an argv", () => {
@@ -37,6 +46,13 @@ describe("unifiedDiff", () => {
       "--- a/w/a.txt\n+++ b/w/a.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n",
     );
     expect(unifiedDiff("n.txt", "", "x\n")?.startsWith("--- /dev/null\n+++ b/n.txt\n")).toBe(true);
+  });
+
+  it("writes a whole added or deleted file exactly as jsdiff does", () => {
+    for (const text of ["x\n", "a\nb\n", "no newline", "a\n\nb", "\n", "é\r\nz\n"]) {
+      expect(unifiedDiff("f.txt", "", text)).toBe(jsdiffPatch("f.txt", "", text));
+      expect(unifiedDiff("f.txt", text, "")).toBe(jsdiffPatch("f.txt", text, ""));
+    }
   });
 
   it("gives up, rather than spend quadratic time, on texts that differ everywhere", () => {

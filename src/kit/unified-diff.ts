@@ -10,12 +10,28 @@ const MAX_EDIT_LENGTH = 2_000;
 export function unifiedDiff(path: string, oldText: string, newText: string): string | undefined {
   const from = oldText.length === 0 ? "/dev/null" : `a/${stripSlash(path)}`;
   const to = newText.length === 0 ? "/dev/null" : `b/${stripSlash(path)}`;
+  // A whole file added or deleted (most edits agents make) needs no diffing: one hunk of every line.
+  if (oldText.length === 0 && newText.length > 0)
+    return `--- ${from}\n+++ ${to}\n${wholeFileHunk("+", newText)}`;
+  if (newText.length === 0 && oldText.length > 0)
+    return `--- ${from}\n+++ ${to}\n${wholeFileHunk("-", oldText)}`;
   const patch = createTwoFilesPatch(from, to, oldText, newText, undefined, undefined, {
     maxEditLength: MAX_EDIT_LENGTH,
   });
   if (patch === undefined) return undefined;
   // The first line is the `Index:`-less `===` separator jsdiff writes; hosts expect a patch starting at `---`.
   return patch.slice(patch.indexOf("---"));
+}
+
+/** The one hunk of a file added (`+`) or deleted (`-`) whole, as jsdiff writes it. */
+function wholeFileHunk(sign: "+" | "-", text: string): string {
+  const lines = text.split("\n");
+  const endsWithNewline = text.endsWith("\n");
+  if (endsWithNewline) lines.pop();
+  const range = `1,${lines.length}`;
+  const header = sign === "+" ? `@@ -0,0 +${range} @@` : `@@ -${range} +0,0 @@`;
+  const body = lines.map((line) => `${sign}${line}\n`).join("");
+  return `${header}\n${body}${endsWithNewline ? "" : "\\ No newline at end of file\n"}`;
 }
 
 function stripSlash(path: string): string {
