@@ -100,6 +100,7 @@ export class CliProcess {
 }
 
 /** Processes still alive that were started with this TMPDIR (the CLI's children and theirs). */
+/** Live processes whose TMPDIR is `tmp` or lies inside it. */
 export function processesWithTmpdir(tmp: string): number[] {
   const alive: number[] = [];
   for (const entry of readdirSync("/proc")) {
@@ -107,7 +108,9 @@ export function processesWithTmpdir(tmp: string): number[] {
     try {
       const environ = readFileSync(`/proc/${entry}/environ`, "utf8").split("\0");
       const state = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.[0];
-      if (environ.includes(`TMPDIR=${tmp}`) && state !== "Z") alive.push(Number(entry));
+      // drivers give each agent a private TMPDIR inside the host's: a prefix match finds those too
+      const inTmp = environ.some((line) => line === `TMPDIR=${tmp}` || line.startsWith(`TMPDIR=${tmp}/`));
+      if (inTmp && state !== "Z") alive.push(Number(entry));
     } catch {
       // gone, or not ours to read
     }
