@@ -34,14 +34,24 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
+/** A file the running agent may delete between the listing and the read (SQLite's -shm/-wal files). */
+function readIfStillThere(path: string): string | undefined {
+  try {
+    return readFileSync(path, "latin1");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
 /** Every file under `dir` (recursively) whose content holds a fake credential. */
 function filesWithSecrets(dir: string): string[] {
   const hits: string[] = [];
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
-    const text = readFileSync(path, "latin1");
-    if (FAKE_VALUES.some((value) => text.includes(value))) hits.push(path);
+    const text = readIfStillThere(path);
+    if (text !== undefined && FAKE_VALUES.some((value) => text.includes(value))) hits.push(path);
   }
   return hits;
 }
