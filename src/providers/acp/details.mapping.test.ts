@@ -111,7 +111,13 @@ describe("file_change", () => {
     expect(payload.details).toEqual({
       changes: [
         { path: "/w/gone", kind: "delete", diff: "--- a/w/gone\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-bye\n" },
-        { path: "/w/old", kind: "move", movePath: "/w/new", diff: "@@ -1 +1 @@\n-a\n+b\n" },
+        // the bare hunks get the file header they lack, as the EventMsg mapper writes them
+        {
+          path: "/w/old",
+          kind: "move",
+          movePath: "/w/new",
+          diff: "--- a/w/old\n+++ b/w/new\n@@ -1 +1 @@\n-a\n+b\n",
+        },
       ],
     });
   });

@@ -9,6 +9,7 @@ import type {
 import { isObject, type JsonObject, num, own, str } from "../../kit/guards.js";
 import { unwrapShellCommand } from "../../kit/shell-command.js";
 import { unifiedDiff } from "../../kit/unified-diff.js";
+import { fileChangesPatch } from "../codex-eventmsg/details.js";
 import { commandLine, int, type TerminalFacts, type ToolFacts, terminalOfTool } from "./tool-facts.js";
 
 /**
@@ -140,36 +141,15 @@ const PATCH_KINDS = new Set(["add", "delete", "update"]);
  * Codex's own patch record, which codex-acp forwards as `rawInput.changes` (`{[path]: {type: add|delete, content}
  * | {type: update, unified_diff, move_path?}}`): it has what ACP's diff content cannot say (deletions, the move's
  * destination, the real unified diff where the content splits an update into hunk fragments). Recognized by its
- * shape; undefined when the input is not one.
+ * shape; undefined when the input is not one. Read as the EventMsg mapper reads the same record.
  */
 function patchChanges(rawInput: unknown): FileChange[] | undefined {
   const map = isObject(rawInput) && isObject(rawInput.changes) ? rawInput.changes : undefined;
   if (map === undefined) return undefined;
-  const changes: FileChange[] = [];
-  for (const [path, change] of Object.entries(map)) {
+  for (const change of Object.values(map)) {
     if (!isObject(change) || !PATCH_KINDS.has(str(change.type) ?? "")) return undefined;
-    const content = str(change.content);
-    if (change.type === "update") {
-      const movePath = str(change.move_path);
-      const diff = str(change.unified_diff);
-      changes.push({
-        path,
-        kind: movePath === undefined ? "update" : "move",
-        ...(movePath === undefined ? {} : { movePath }),
-        ...(diff === undefined ? {} : { diff }),
-      });
-      continue;
-    }
-    const diff =
-      content === undefined
-        ? undefined
-        : change.type === "add"
-          ? textDiff(path, "", content)
-          : textDiff(path, content, "");
-    const kind = change.type === "add" ? "add" : "delete";
-    changes.push(diff === undefined ? { path, kind } : { path, kind, diff });
   }
-  return changes.length > 0 ? changes : undefined;
+  return fileChangesPatch(map).changes;
 }
 
 function locationPaths(locations: unknown[] | undefined): string[] | undefined {
