@@ -30,6 +30,14 @@ const DECISION_KINDS: Record<Exclude<ApprovalDecision, "cancel">, string[]> = {
   decline: ["reject_once", "reject_always"],
 };
 
+/**
+ * Option ids that are session modes: choosing one switches the agent's mode for the rest of the session
+ * (claude-agent-acp's ExitPlanMode offers `bypassPermissions` and `acceptEdits` as `allow_always`), which is
+ * more than a decision about one tool call. A canonical decision never picks one that widens permissions
+ * (DESIGN.md §2); a host that wants it names it in `payload.optionId`.
+ */
+const WIDENING_MODE_OPTIONS = new Set(["bypassPermissions", "acceptEdits", "dontAsk", "auto", "full-access"]);
+
 export interface PermissionOption {
   optionId: string;
   kind: string | undefined;
@@ -62,11 +70,15 @@ export function outcomeForDecision(
     return { outcome: "selected", optionId: preferredOptionId };
   }
   if (decision === "cancel") return { outcome: "cancelled" };
+  const choosable =
+    decision === "decline"
+      ? offered
+      : offered.filter((option) => !WIDENING_MODE_OPTIONS.has(option.optionId));
   for (const kind of DECISION_KINDS[decision]) {
-    const match = offered.find((option) => option.kind === kind);
+    const match = choosable.find((option) => option.kind === kind);
     if (match !== undefined) return { outcome: "selected", optionId: match.optionId };
   }
-  const byId = offered.find((option) => {
+  const byId = choosable.find((option) => {
     const implied = own(OPTION_ID_DECISION, option.optionId);
     return implied === decision || (decision === "acceptForSession" && implied === "accept");
   });
