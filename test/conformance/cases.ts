@@ -1,6 +1,10 @@
 import type { DriverOptions, RuntimeDriver } from "../../src/drivers/types.js";
 import type { MockModelOptions } from "../../src/mock-model/index.js";
-import { acpAgentCommand, type KnownAcpAgent } from "../../src/providers/acp/agent-commands.js";
+import {
+  acpAgentCommand,
+  type KnownAcpAgent,
+  mockOptionsFor,
+} from "../../src/providers/acp/agent-commands.js";
 import { createAcpDriver } from "../../src/providers/acp/driver.js";
 import { createClaudeDriver } from "../../src/providers/claude/driver.js";
 import { createCodexDriver } from "../../src/providers/codex/driver.js";
@@ -101,6 +105,7 @@ export const DRIVER_CASES: DriverCase[] = [
   {
     name: "ACP: codex-acp",
     create: acpAgent("codex-acp"),
+    mock: mockOptionsFor("codex-acp"),
     support: {
       ...ALL,
       ...ACP_LIMITS,
