@@ -100,6 +100,9 @@ export const DRIVER_CASES: DriverCase[] = [
           exitCode: `${CLAUDE_NO_EXIT_CODE}; the adapter sends one only in _meta.terminal_exit to clients that advertise terminal output`,
         },
       },
+      plan: no(
+        "claude-agent-acp 0.101.0 offers the model no TodoWrite and no TaskCreate (not even among its deferred tools)",
+      ),
     },
   },
   {
@@ -111,9 +114,9 @@ export const DRIVER_CASES: DriverCase[] = [
       ...ACP_LIMITS,
       "shell with approval": {
         supported: true,
-        toolEndMayBeMissing: true,
-        note: "codex-acp 0.16.0 often sends no end for the command: the item then fails at turn end",
+        note: "read-only mode asks for a command run outside the sandbox: the mock's call asks for that (require_escalated)",
       },
+      plan: no("codex-acp 2.6.0 (codex 0.166.0) offers the model no update_plan tool"),
     },
   },
 ];
