@@ -138,7 +138,8 @@ function runSuite(suite: string): SuiteResult {
     };
     for (const file of json.testResults) {
       for (const test of file.assertionResults) result.concepts.push([test.title, test.status]);
-      if (file.assertionResults.length === 0 && file.message) result.error = file.message.split("\n")[0] ?? "";
+      if (file.assertionResults.length === 0 && file.message)
+        result.error = file.message.split("\n")[0] ?? "";
     }
   } else {
     result.error = (run.stderr || run.stdout).trim().split("\n").slice(-3).join(" | ");
