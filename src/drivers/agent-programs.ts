@@ -15,8 +15,8 @@ export const AGENT_PACKAGES = {
   codexSdk: { name: "@openai/codex-sdk", version: "0.163.0" },
   claudeSdk: { name: "@anthropic-ai/claude-agent-sdk", version: "0.3.332" },
   acpSdk: { name: "@agentclientprotocol/sdk", version: "2.4.0" },
-  claudeAgentAcp: { name: "@zed-industries/claude-agent-acp", version: "0.23.1" },
-  codexAcp: { name: "@zed-industries/codex-acp", version: "0.16.0" },
+  claudeAgentAcp: { name: "@agentclientprotocol/claude-agent-acp", version: "0.101.0" },
+  codexAcp: { name: "@agentclientprotocol/codex-acp", version: "2.6.0" },
 } as const;
 
 export interface AgentPackage {
@@ -124,23 +124,13 @@ export function codexSdkBinary(base?: string): { path: string; pathDirs: string[
   throw new AgentNotInstalledError(sdk.name, sdk.version, `no codex binary under ${root}`);
 }
 
-/** The command line of a known ACP agent on npm. */
+/**
+ * The command line of a known ACP agent on npm. Both maintained adapters are Node scripts (`dist/index.js`), run
+ * under this Node; codex-acp starts the `codex app-server` of the `@openai/codex` it depends on by itself.
+ */
 export function acpAgentProgram(agent: "claude-agent-acp" | "codex-acp", base?: string): string[] {
-  if (agent === "claude-agent-acp")
-    return [
-      process.execPath,
-      join(requirePackageDir(AGENT_PACKAGES.claudeAgentAcp, base), "dist", "index.js"),
-    ];
-  // The platform binary, run directly: the package's `.bin` wrapper would orphan it when stopped.
-  const pkg = AGENT_PACKAGES.codexAcp;
-  const platformPackage = `${pkg.name}-${process.platform}-${process.arch}`;
-  const wrapper = findPackageDir(pkg.name, base);
-  const dir =
-    (wrapper === undefined ? undefined : findPackageDir(platformPackage, join(wrapper, "package.json"))) ??
-    findPackageDir(platformPackage, base);
-  if (dir === undefined)
-    throw new AgentNotInstalledError(pkg.name, pkg.version, `${platformPackage} missing`);
-  return [join(dir, "bin", "codex-acp")];
+  const pkg = agent === "claude-agent-acp" ? AGENT_PACKAGES.claudeAgentAcp : AGENT_PACKAGES.codexAcp;
+  return [process.execPath, join(requirePackageDir(pkg, base), "dist", "index.js")];
 }
 
 function isFile(path: string): boolean {

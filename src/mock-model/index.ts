@@ -18,6 +18,7 @@ export { MULTI_TURN_PROMPTS, SCENARIO_PROMPTS, scenarioRecordings } from "./scen
 export {
   EDIT_FILE_CONTENT,
   EDIT_FILE_NAME,
+  ESCALATED_SHELL,
   finalAnswer,
   isScenarioName,
   LONG_DELTA_COUNT,

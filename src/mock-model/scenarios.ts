@@ -189,6 +189,23 @@ function shellCall(facts: RequestFacts): ToolChoice {
   return { missing: "no shell tool offered" };
 }
 
+/**
+ * A script override for agents whose approvals follow Codex's `on-request` policy (codex-acp 2.x, which dropped
+ * `untrusted`): the shell scenario's `exec_command` asks to run outside the sandbox
+ * (`sandbox_permissions: "require_escalated"`), as a model does when it wants the user's approval, so Codex asks
+ * the host. Used only where the tool offers that parameter; the rest falls back to the table.
+ */
+export const ESCALATED_SHELL: ScriptOverride = (facts) => {
+  if (facts.scenario !== "shell" || facts.toolResults.length > 0) return undefined;
+  if (facts.tools.get("exec_command")?.parameters.has("sandbox_permissions") !== true) return undefined;
+  const input = {
+    cmd: SHELL_COMMAND,
+    sandbox_permissions: "require_escalated",
+    justification: "Print the mock marker outside the sandbox",
+  };
+  return { kind: "stream", label: "shell", blocks: [{ type: "tool_call", name: "exec_command", input }] };
+};
+
 function editCall(facts: RequestFacts): ToolChoice {
   const patch = `*** Begin Patch\n*** Add File: ${EDIT_FILE_NAME}\n+${EDIT_FILE_CONTENT}\n*** End Patch\n`;
   const applyPatch = facts.tools.get("apply_patch");

@@ -1,6 +1,13 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { codexSdkBinary } from "../../src/drivers/agent-programs.js";
 import type { DriverOptions, RuntimeDriver } from "../../src/drivers/types.js";
 import type { MockModelOptions } from "../../src/mock-model/index.js";
-import { acpAgentCommand, type KnownAcpAgent } from "../../src/providers/acp/agent-commands.js";
+import {
+  acpAgentCommand,
+  type KnownAcpAgent,
+  mockOptionsFor,
+} from "../../src/providers/acp/agent-commands.js";
 import { createAcpDriver } from "../../src/providers/acp/driver.js";
 import { createClaudeDriver } from "../../src/providers/claude/driver.js";
 import { createCodexDriver } from "../../src/providers/codex/driver.js";
@@ -16,6 +23,18 @@ export interface DriverCase {
   mock?: MockModelOptions;
 }
 
+/**
+ * `npm run drift` (scripts/drift.ts) installs the newest provider packages into PROVIDER_RUNTIME_DRIFT_DIR: the
+ * cases then run the agent programs from there (the SDK modules the drivers import stay the pinned ones).
+ */
+const DRIFT_DIR = process.env.PROVIDER_RUNTIME_DRIFT_DIR;
+const drifted = (relative: string): { executablePath: string } | Record<string, never> => {
+  if (DRIFT_DIR === undefined) return {};
+  const path = join(DRIFT_DIR, "node_modules", relative);
+  if (!existsSync(path)) throw new Error(`drift: ${path} is not installed`);
+  return { executablePath: path };
+};
+
 const yes: Support = { supported: true };
 const no = (why: string): Support => ({ supported: false, why });
 
@@ -24,7 +43,14 @@ const acpAgent = (agent: KnownAcpAgent) => async (options: DriverOptions) => {
     agent,
     options.modelBaseUrl === undefined ? {} : { modelBaseUrl: options.modelBaseUrl },
   );
-  return createAcpDriver({ ...options, agentCommand: launch.command, env: launch.env });
+  const command =
+    DRIFT_DIR === undefined
+      ? launch.command
+      : [
+          process.execPath,
+          join(DRIFT_DIR, "node_modules", "@agentclientprotocol", agent, "dist", "index.js"),
+        ];
+  return createAcpDriver({ ...options, agentCommand: command, env: launch.env });
 };
 
 const ALL: Record<Concept, Support> = {
@@ -53,12 +79,19 @@ const ACP_LIMITS = {
 };
 
 export const DRIVER_CASES: DriverCase[] = [
-  { name: "Codex app server", create: createCodexDriver, support: { ...ALL, ...CODEX_LIMITS } },
+  {
+    name: "Codex app server",
+    create: (options) => createCodexDriver({ ...options, ...drifted("@openai/codex/bin/codex.js") }),
+    support: { ...ALL, ...CODEX_LIMITS },
+  },
   {
     name: "Codex SDK (exec)",
     create: (options) =>
       createCodexSdkDriver({
         ...options,
+        ...(DRIFT_DIR === undefined
+          ? {}
+          : { executablePath: codexSdkBinary(join(DRIFT_DIR, "package.json")).path }),
         config: { model_providers: { mock: { stream_max_retries: 0, request_max_retries: 0 } } },
       }),
     support: {
@@ -78,7 +111,8 @@ export const DRIVER_CASES: DriverCase[] = [
   },
   {
     name: "Claude SDK",
-    create: createClaudeDriver,
+    create: (options) =>
+      createClaudeDriver({ ...options, ...drifted("@anthropic-ai/claude-agent-sdk-linux-x64/claude") }),
     support: {
       ...ALL,
       "shell with approval": { supported: true, absent: { exitCode: CLAUDE_NO_EXIT_CODE } },
@@ -96,19 +130,23 @@ export const DRIVER_CASES: DriverCase[] = [
           exitCode: `${CLAUDE_NO_EXIT_CODE}; the adapter sends one only in _meta.terminal_exit to clients that advertise terminal output`,
         },
       },
+      plan: no(
+        "claude-agent-acp 0.101.0 offers the model no TodoWrite and no TaskCreate (not even among its deferred tools)",
+      ),
     },
   },
   {
     name: "ACP: codex-acp",
     create: acpAgent("codex-acp"),
+    mock: mockOptionsFor("codex-acp"),
     support: {
       ...ALL,
       ...ACP_LIMITS,
       "shell with approval": {
         supported: true,
-        toolEndMayBeMissing: true,
-        note: "codex-acp 0.16.0 often sends no end for the command: the item then fails at turn end",
+        note: "read-only mode asks for a command run outside the sandbox: the mock's call asks for that (require_escalated)",
       },
+      plan: no("codex-acp 2.6.0 (codex 0.166.0) offers the model no update_plan tool"),
     },
   },
 ];

@@ -1,3 +1,4 @@
+import { appendFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,7 +27,8 @@ const TURN_END = new Set(["turn.completed", "turn.aborted", "session.exited"]);
 
 /**
  * Runs a driver through prompts like a host would: reads every event, answers every request (questions with
- * each question's first option), waits for each turn's end, then stops. Bounded by `timeoutMs`.
+ * each question's first option), waits for each turn's end, then stops. Bounded by `timeoutMs`. With
+ * PROVIDER_RUNTIME_DRIFT_REPORT set (`npm run drift`), the run's events are appended to that file.
  */
 export async function runScenario(
   create: (options: DriverOptions) => RuntimeDriver | Promise<RuntimeDriver>,
@@ -89,6 +91,12 @@ export async function runScenario(
   } finally {
     await driver.stop().catch((error: unknown) => apiErrors.push(`stop: ${String(error)}`));
     await reading;
+  }
+  if (process.env.PROVIDER_RUNTIME_DRIFT_REPORT !== undefined) {
+    appendFileSync(
+      process.env.PROVIDER_RUNTIME_DRIFT_REPORT,
+      `${events.map((event) => JSON.stringify({ type: event.type, payload: event.payload, raw: event.raw })).join("\n")}\n`,
+    );
   }
   return { events, view: projectEvents(events), cwd, apiErrors };
 }

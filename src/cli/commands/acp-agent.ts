@@ -1,6 +1,11 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { acpAgentCommand, KNOWN_ACP_AGENTS, type KnownAcpAgent } from "../../providers/acp/agent-commands.js";
+import {
+  acpAgentCommand,
+  KNOWN_ACP_AGENTS,
+  type KnownAcpAgent,
+  knownAcpAgentIn,
+} from "../../providers/acp/agent-commands.js";
 import { splitCommand } from "./split-command.js";
 
 export interface AgentLaunch {
@@ -34,7 +39,7 @@ export async function resolveAcpAgent(
     part.includes("/") && !isAbsolute(part) && existsSync(part) ? resolve(part) : part,
   );
   if (modelBaseUrl === undefined) return { command, env: {} };
-  const recognised: KnownAcpAgent | undefined = KNOWN_ACP_AGENTS.find((name) => agent.includes(name));
+  const recognised: KnownAcpAgent | undefined = knownAcpAgentIn(agent);
   if (recognised === undefined) {
     return {
       command,

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createDriver, DRIVER_PROVIDERS, isDriverProvider } from "../../drivers/index.js";
 import type { DriverOptions, DriverProvider, RuntimeDriver } from "../../drivers/types.js";
+import { knownAcpAgentIn, mockOptionsFor } from "../../providers/acp/agent-commands.js";
 import { resolveAcpAgent } from "../commands/acp-agent.js";
 import { type CliIo, UsageError } from "../usage.js";
 import type { ApprovalPolicy } from "./approval-queue.js";
@@ -105,7 +106,7 @@ export class AgentSession {
   }
 
   async #open({ provider, flags }: SessionPlan, io: CliIo): Promise<void> {
-    if (flags.mock) this.#mock = await startMock();
+    if (flags.mock) this.#mock = await startMock(flags.agent);
     const cwd = flags.cwd ? resolve(flags.cwd) : this.#mock ? await this.#scratchDir() : process.cwd();
     const options: DriverOptions = { cwd };
     if (this.#mock) options.modelBaseUrl = this.#mock.baseUrl;
@@ -161,8 +162,13 @@ function privateFile(path: string): WriteStream {
   return createWriteStream("", { fd });
 }
 
-async function startMock(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+/** The mock model, played as a known ACP agent in `agent` needs it (codex-acp's shell call asks for approval). */
+async function startMock(
+  agent: string | undefined,
+): Promise<{ baseUrl: string; close: () => Promise<void> }> {
   const { startMockModel } = await import("../../mock-model/index.js");
-  const server = await startMockModel();
+  const server = await startMockModel(
+    mockOptionsFor(agent === undefined ? undefined : knownAcpAgentIn(agent)),
+  );
   return { baseUrl: server.baseUrl, close: async () => server.close() };
 }

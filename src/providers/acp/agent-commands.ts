@@ -1,8 +1,9 @@
 import { join } from "node:path";
 import { acpAgentProgram } from "../../drivers/agent-programs.js";
 import { claudeModelEnv, writeCodexHome } from "../../drivers/model-config.js";
-import { findProgram } from "../../drivers/process-guard.js";
-import { makePrivateDir, makePrivateSubdir } from "../../drivers/temp-dirs.js";
+import { makePrivateDir, makePrivateSubdir, writePrivateFile } from "../../drivers/temp-dirs.js";
+import { ESCALATED_SHELL } from "../../mock-model/scenarios.js";
+import type { MockModelOptions } from "../../mock-model/server.js";
 
 /** ACP agents published on npm that run offline against the mock model. */
 export const KNOWN_ACP_AGENTS = ["claude-agent-acp", "codex-acp"] as const;
@@ -13,6 +14,40 @@ export type KnownAcpAgent = (typeof KNOWN_ACP_AGENTS)[number];
  * process guard, if the host dies). The driver never passes the variable on to the agent.
  */
 export const OWNED_STATE_DIR_ENV = "PROVIDER_RUNTIME_STATE_DIR";
+
+/**
+ * In a launch's env: the ACP session mode the driver switches the session to (`session/set_mode`) right after
+ * `session/new` / `session/load`, when the agent offers it and is in another. Not passed on to the agent.
+ */
+export const SESSION_MODE_ENV = "PROVIDER_RUNTIME_ACP_SESSION_MODE";
+
+/**
+ * The session mode in which each known agent leaves the decisions to the host (it sends
+ * `session/request_permission` and waits). The maintained adapters start in modes that decide by themselves:
+ * claude-agent-acp 0.101 in `auto` (a model judges each action), codex-acp 2.6 in `agent` (Codex's auto reviewer).
+ * - claude-agent-acp `default` ("Manual"): asks before edits and before any command that is not read-only.
+ * - codex-acp `read-only`: approval policy on-request with the user as reviewer and a read-only sandbox: asks
+ *   before a file edit, a write outside the sandbox, network access, and any command the model asks to run
+ *   outside the sandbox (`sandbox_permissions: "require_escalated"`). Commands that only read run in the sandbox
+ *   without asking; Codex's `untrusted` policy (ask for every command) is gone from codex-acp 2.x.
+ */
+export const HOST_APPROVAL_MODES: Record<KnownAcpAgent, string> = {
+  "claude-agent-acp": "default",
+  "codex-acp": "read-only",
+};
+
+/**
+ * How the mock model plays each known agent: codex-acp's shell call asks to leave the sandbox, so that its
+ * on-request policy brings the command to the host (see HOST_APPROVAL_MODES); claude-agent-acp needs nothing.
+ */
+export function mockOptionsFor(agent: KnownAcpAgent | undefined): MockModelOptions {
+  return agent === "codex-acp" ? { script: ESCALATED_SHELL } : {};
+}
+
+/** The known agent a command line runs, recognised by its package name. */
+export function knownAcpAgentIn(commandLine: string): KnownAcpAgent | undefined {
+  return KNOWN_ACP_AGENTS.find((name) => commandLine.includes(name));
+}
 
 export interface AcpAgentLaunch {
   command: string[];
@@ -28,8 +63,9 @@ export interface AcpAgentCommandOptions {
 }
 
 /**
- * The command line and environment of a known ACP agent. claude-agent-acp runs under this Node; codex-acp is its
- * platform binary run directly (its `.bin` wrapper would orphan the binary when stopped).
+ * The command line and environment of a known ACP agent: both are Node scripts, run under this Node. With or
+ * without a model server, the env names the session mode in which the agent asks the host (HOST_APPROVAL_MODES);
+ * against a model server it also points the agent's config at it and starts it in that mode from its own config.
  */
 export async function acpAgentCommand(
   agent: KnownAcpAgent,
@@ -37,12 +73,23 @@ export async function acpAgentCommand(
 ): Promise<AcpAgentLaunch> {
   const { modelBaseUrl } = options;
   const command = acpAgentProgram(agent);
-  if (modelBaseUrl === undefined) return { command, env: {} };
+  const hostMode = HOST_APPROVAL_MODES[agent];
+  // codex-acp reads the mode a new session starts in from INITIAL_AGENT_MODE.
+  const mode: Record<string, string> =
+    agent === "codex-acp"
+      ? { [SESSION_MODE_ENV]: hostMode, INITIAL_AGENT_MODE: hostMode }
+      : { [SESSION_MODE_ENV]: hostMode };
+  if (modelBaseUrl === undefined) return { command, env: mode };
   const stateDir = options.stateDir ?? (await makePrivateDir(`${agent}-`));
   const owned = options.stateDir === undefined ? { [OWNED_STATE_DIR_ENV]: stateDir } : {};
   const tmp = { TMPDIR: await makePrivateSubdir(join(stateDir, "tmp")) };
   if (agent === "claude-agent-acp") {
     const configDir = await makePrivateSubdir(join(stateDir, "claude-config"));
+    // The session starts in the host-asking mode already; the driver's session/set_mode then changes nothing.
+    await writePrivateFile(
+      join(configDir, "settings.json"),
+      `${JSON.stringify({ permissions: { defaultMode: hostMode } }, null, 2)}\n`,
+    );
     // IS_SANDBOX (set in some containers) makes the agent, running as root, pass a bypass-permissions flag that
     // Claude Code then refuses: session/new fails with "Query closed before response received".
     // No retries against the mock: a scripted model error should end the prompt at once.
@@ -52,20 +99,19 @@ export async function acpAgentCommand(
         HOME: configDir,
         ...claudeModelEnv(modelBaseUrl, configDir, 0),
         IS_SANDBOX: "",
+        ...mode,
         ...tmp,
         ...owned,
       },
     };
   }
-  // Against the mock the commands are the mock's own scripted ones. codex-acp's workspace-write sandbox needs
-  // bubblewrap, which many machines (and CI) lack: there the command would fail with a sandbox panic, so it runs
-  // unsandboxed — never silently: the ACP driver emits a runtime.warning for a danger-full-access config.
+  // codex-acp 2.x refuses `approval_policy = "untrusted"` and ignores `sandbox_mode`: each turn runs with the
+  // approval policy and sandbox of the session mode.
+  // Its @openai/codex dependency ships bubblewrap, so the read-only sandbox works without a system bwrap.
   const codexHome = join(stateDir, "codex-home");
-  const home = await writeCodexHome(codexHome, modelBaseUrl, {
-    approvalPolicy: "untrusted",
-    sandboxMode: findProgram("bwrap", process.env.PATH) ? "workspace-write" : "danger-full-access",
-    requestMaxRetries: 0,
-    streamMaxRetries: 0,
-  });
-  return { command, env: { HOME: codexHome, ...home, ...tmp, ...owned } };
+  const home = await writeCodexHome(codexHome, modelBaseUrl, { requestMaxRetries: 0, streamMaxRetries: 0 });
+  return {
+    command,
+    env: { HOME: codexHome, ...home, ...mode, ...tmp, ...owned },
+  };
 }

@@ -1,6 +1,9 @@
 import type { ChildProcess } from "node:child_process";
 import { HOST_KILL_AFTER_MS, killAgentGroup, spawnGuarded } from "../../drivers/process-guard.js";
 
+/** How much of the start and of the end of the agent's stderr is kept. */
+const STDERR_KEPT = 4_000;
+
 /** How the agent process ended. */
 export interface AgentExit {
   code: number | null;
@@ -17,7 +20,10 @@ export class AgentProcess {
   readonly exited: Promise<AgentExit>;
   /** Resolves with the spawn error (e.g. ENOENT), if the program could not be started. */
   readonly spawnFailed: Promise<Error>;
+  /** The first STDERR_KEPT characters of stderr, and the last STDERR_KEPT of what came after them. */
+  #stderrHead = "";
   #stderrTail = "";
+  #stderrLength = 0;
   #exit: AgentExit | undefined;
 
   constructor(
@@ -38,14 +44,25 @@ export class AgentProcess {
     });
     this.child.stderr?.setEncoding("utf8");
     this.child.stderr?.on("data", (text: string) => {
-      this.#stderrTail = (this.#stderrTail + text).slice(-2_000);
+      this.#stderrLength += text.length;
+      const room = STDERR_KEPT - this.#stderrHead.length;
+      if (room > 0) this.#stderrHead += text.slice(0, room);
+      const rest = room > 0 ? text.slice(room) : text;
+      if (rest.length > 0) this.#stderrTail = (this.#stderrTail + rest).slice(-STDERR_KEPT);
     });
     // A write to a dead agent's stdin must not crash the host.
     this.child.stdin?.on("error", () => {});
   }
 
-  get stderrTail(): string {
-    return this.#stderrTail.trim();
+  /**
+   * What the agent wrote to stderr, bounded: all of it up to 2 × STDERR_KEPT characters, else its head and its
+   * tail around a marker that says how much was left out. The head keeps the first error (a program that fails
+   * at startup writes it first, often as one JSON line); the tail keeps how it ended.
+   */
+  get stderrText(): string {
+    const left = this.#stderrLength - this.#stderrHead.length - this.#stderrTail.length;
+    if (left <= 0) return (this.#stderrHead + this.#stderrTail).trim();
+    return `${this.#stderrHead.trimStart()}\n[… ${left} characters of stderr left out …]\n${this.#stderrTail.trimEnd()}`;
   }
 
   get hasExited(): boolean {

@@ -1,4 +1,4 @@
-import type { TurnState } from "../../contracts/enums.js";
+import type { RuntimeErrorClass, TurnState } from "../../contracts/enums.js";
 import type { RuntimeEventRaw } from "../../contracts/envelope.js";
 import type { RuntimeEventType } from "../../contracts/event-types.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
@@ -109,11 +109,53 @@ export function endTurn(
 function promptDone({ state, b, id, result, raw }: ResponseInput): RuntimeEvent[] {
   const stopReason = str(result.stopReason) ?? null;
   const usage = promptUsage(result.usage);
+  const turnId = state.turnOfPrompt(id);
+  const systemError = turnId === undefined ? undefined : state.systemErrors.release(turnId);
+  if (systemError !== undefined) {
+    // codex-acp ends a turn whose model failed with end_turn: the systemError thread status it sent says otherwise.
+    const message = systemError.text.trim() || "the agent's thread reported a system error";
+    return endTurn(
+      state,
+      b,
+      id,
+      raw,
+      { state: "failed", stopReason, errorMessage: message, ...(usage === undefined ? {} : { usage }) },
+      () => [
+        b.emit(
+          "runtime.error",
+          { message, class: "provider_error", detail: { threadStatus: "systemError", stopReason } },
+          state.context(raw, { turnId }),
+        ),
+      ],
+    );
+  }
   return endTurn(state, b, id, raw, {
     state: (stopReason === null ? undefined : own(TURN_STATE, stopReason)) ?? "completed",
     stopReason,
     ...(usage === undefined ? {} : { usage }),
   });
+}
+
+/**
+ * The class of an error whose `data.errorKind` names what failed (claude-agent-acp's convention: the Claude SDK's
+ * assistant error kinds and its own session failures); undefined for a kind that says nothing more than the code.
+ */
+const ERROR_KIND_CLASS: Record<string, RuntimeErrorClass> = {
+  authentication_failed: "permission_error",
+  billing_error: "permission_error",
+  invalid_request: "validation_error",
+  rate_limit: "provider_error",
+  server_error: "provider_error",
+  overloaded: "provider_error",
+  max_output_tokens: "provider_error",
+  incomplete_tool_call: "provider_error",
+  no_result: "provider_error",
+  worker_shutdown: "transport_error",
+  transport_lost: "transport_error",
+};
+
+function errorKindOf(error: AcpRpcError): string | undefined {
+  return isObject(error.data) ? str(error.data.errorKind) : undefined;
 }
 
 function named(name: string, summary?: string) {
@@ -236,9 +278,15 @@ export interface ErrorInput {
 
 /** §5.4: an error answer to one of our requests. */
 export function mapAgentError({ state, b, request, id, error, raw }: ErrorInput): RuntimeEvent[] {
-  const detail = { method: request.method, code: error.code, data: error.data };
+  const errorKind = errorKindOf(error);
+  const detail = {
+    method: request.method,
+    code: error.code,
+    data: error.data,
+    ...(errorKind === undefined ? {} : { errorKind }),
+  };
   const message = `${request.method} failed: ${error.message}`;
-  const errorClass = errorClassOf(error.code);
+  const errorClass = own(ERROR_KIND_CLASS, errorKind) ?? errorClassOf(error.code);
   const context = state.context(raw);
   switch (request.method) {
     case "session/cancel":

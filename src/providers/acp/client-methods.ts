@@ -142,6 +142,26 @@ export const CLIENT_METHOD_HANDLERS: Record<string, ClientMethodHandler> = {
       b.emit("auth.status", { isAuthenticating: params.state === "authenticating" }, state.context(raw)),
     ],
   },
+  // extensions
+  "_auth/status_update": {
+    yields: ["auth.status"],
+    note:
+      "extension of both maintained adapters: {authStatus: {kind, label, detail}} (how the agent is logged in) " +
+      "→ auth.status, the label and detail as output",
+    events: ({ state, b, params, raw }) => {
+      const status = isObject(params.authStatus) ? params.authStatus : {};
+      const output = [str(status.label), str(status.detail)].filter(
+        (line): line is string => line !== undefined && line.length > 0,
+      );
+      return [
+        b.emit(
+          "auth.status",
+          { isAuthenticating: false, ...(output.length === 0 ? {} : { output }) },
+          state.context(raw),
+        ),
+      ];
+    },
+  },
 };
 
 /** Opens the canonical request of an inbound request. */

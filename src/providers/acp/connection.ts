@@ -101,12 +101,19 @@ export class AcpConnection {
     return this.#nativeSessionId;
   }
 
-  /** initialize → authenticate (when the agent needs it) → session/new or session/load. */
-  async handshake(options: DriverOptions, timeoutMs: number): Promise<void> {
-    await withTimeout(this.#handshake(options), timeoutMs, "the agent did not complete the ACP handshake");
+  /**
+   * initialize → authenticate (when the agent needs it) → session/new or session/load → session/set_mode to
+   * `sessionMode` when the agent offers that mode and the session is in another.
+   */
+  async handshake(options: DriverOptions, timeoutMs: number, sessionMode?: string): Promise<void> {
+    await withTimeout(
+      this.#handshake(options, sessionMode),
+      timeoutMs,
+      "the agent did not complete the ACP handshake",
+    );
   }
 
-  async #handshake(options: DriverOptions): Promise<void> {
+  async #handshake(options: DriverOptions, sessionMode: string | undefined): Promise<void> {
     const agent = this.#connection.agent;
     const initialize: InitializeRequest = {
       protocolVersion: 1,
@@ -123,20 +130,29 @@ export class AcpConnection {
     if (this.#profile.name === "cursor" && authMethods.includes("cursor_login")) {
       await agent.request("authenticate", { methodId: "cursor_login" });
     }
-    const open = async () => {
+    const open = async (): Promise<{ sessionId: string; modes: unknown }> => {
       if (options.resume !== undefined) {
-        await agent.request("session/load", { sessionId: options.resume, cwd: options.cwd, mcpServers: [] });
-        return options.resume;
+        const loaded = await agent.request("session/load", {
+          sessionId: options.resume,
+          cwd: options.cwd,
+          mcpServers: [],
+        });
+        return { sessionId: options.resume, modes: loaded?.modes };
       }
       const created = await agent.request("session/new", { cwd: options.cwd, mcpServers: [] });
-      return created.sessionId;
+      return { sessionId: created.sessionId, modes: created.modes };
     };
+    let opened: { sessionId: string; modes: unknown };
     try {
-      this.#nativeSessionId = await open();
+      opened = await open();
     } catch (error) {
       if (codeOf(error) !== ACP_ERROR.authRequired || authMethods.length === 0) throw error;
       await authenticate();
-      this.#nativeSessionId = await open();
+      opened = await open();
+    }
+    this.#nativeSessionId = opened.sessionId;
+    if (sessionMode !== undefined && needsModeChange(opened.modes, sessionMode)) {
+      await agent.request("session/set_mode", { sessionId: opened.sessionId, modeId: sessionMode });
     }
   }
 
@@ -183,6 +199,13 @@ export class AcpConnection {
     if (this.#nativeSessionId === undefined) throw new Error("no ACP session: start() first");
     return this.#nativeSessionId;
   }
+}
+
+/** The session offers `modeId` and is in another mode. */
+function needsModeChange(modes: unknown, modeId: string): boolean {
+  if (!isObject(modes) || modes.currentModeId === modeId) return false;
+  const available = Array.isArray(modes.availableModes) ? modes.availableModes : [];
+  return available.some((mode) => isObject(mode) && mode.id === modeId);
 }
 
 function preferredOptionId(response: RequestResponse): string | undefined {

@@ -246,3 +246,104 @@ describe("required ids", () => {
     expect(events.find((event) => event.type === "runtime.warning")?.payload.message).toMatch(/sessionId/);
   });
 });
+
+describe("what the maintained adapters send besides ACP v1", () => {
+  const assistantText = (events: RuntimeEvent[]) =>
+    events
+      .filter((event) => event.type === "content.delta" && event.payload.streamKind === "assistant_text")
+      .map((event) => (event.type === "content.delta" ? event.payload.delta : ""))
+      .join("");
+
+  it("claude-agent-acp's informational notices are not the answer: warning → runtime.warning, else provider.event", () => {
+    const notice = (level: string, text: string) =>
+      update({
+        sessionUpdate: "agent_message_chunk",
+        content: { type: "text", text },
+        _meta: { claudeCode: { kind: "informational", level } },
+      });
+    const events = run([
+      update({
+        sessionUpdate: "agent_message_chunk",
+        content: { type: "text", text: "the " },
+        messageId: "m1",
+      }),
+      notice("warning", "**Warning:** hook blocked"),
+      notice("info", "a status line"),
+      update({
+        sessionUpdate: "agent_message_chunk",
+        content: { type: "text", text: "answer" },
+        messageId: "m2",
+      }),
+    ]);
+    expect(assistantText(events)).toBe("the answer");
+    expect(events.find((event) => event.type === "runtime.warning")?.payload).toMatchObject({
+      message: "**Warning:** hook blocked",
+      detail: { reason: "agent-notice", level: "warning" },
+    });
+    expect(events.find((event) => event.type === "provider.event")?.payload).toMatchObject({
+      name: "informational:info",
+      summary: "a status line",
+    });
+  });
+
+  it("an error with data.errorKind gets the class of its kind", () => {
+    const events = run([
+      {
+        dir: "in",
+        msg: {
+          jsonrpc: "2.0",
+          id: 2,
+          error: { code: -32603, message: "limit", data: { errorKind: "rate_limit" } },
+        },
+      },
+    ]);
+    expect(events.find((event) => event.type === "runtime.error")?.payload).toMatchObject({
+      class: "provider_error",
+      detail: { errorKind: "rate_limit" },
+    });
+    const auth = run([
+      {
+        dir: "in",
+        msg: {
+          jsonrpc: "2.0",
+          id: 2,
+          error: { code: -32603, message: "no", data: { errorKind: "authentication_failed" } },
+        },
+      },
+    ]);
+    expect(auth.find((event) => event.type === "runtime.error")?.payload.class).toBe("permission_error");
+  });
+
+  it("terminal output in _meta: command_output deltas, the exit code in details, no repeat at the end", () => {
+    const events = run([
+      update({
+        sessionUpdate: "tool_call",
+        toolCallId: "t",
+        kind: "execute",
+        status: "in_progress",
+        rawInput: { command: "ls" },
+        _meta: { terminal_info: { cwd: "/w", terminal_id: "t" } },
+      }),
+      update({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "t",
+        _meta: { terminal_output_delta: { data: "a\n", terminal_id: "t" } },
+      }),
+      update({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "t",
+        status: "completed",
+        rawOutput: { stdout: "a\nb\n" },
+        _meta: { terminal_output_delta: { data: "b\n" }, terminal_exit: { exit_code: 2, terminal_id: "t" } },
+      }),
+    ]);
+    const output = events
+      .filter((event) => event.type === "content.delta" && event.payload.streamKind === "command_output")
+      .map((event) => (event.type === "content.delta" ? event.payload.delta : ""));
+    expect(output).toEqual(["a\n", "b\n"]);
+    expect(lastItem(events)).toMatchObject({
+      status: "completed",
+      details: { command: "ls", cwd: "/w", exitCode: 2 },
+    });
+  });
+});

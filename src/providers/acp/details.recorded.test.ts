@@ -26,27 +26,21 @@ function completed(list: ItemEvent[]): ItemEvent {
 const SHELL = "echo mock-shell-output | tee /dev/null";
 
 describe("command_execution details", () => {
-  it("codex-acp: Codex's argv unwrapped, the wrapper in shell, cwd, exit code and duration from rawOutput", () => {
+  it("codex-acp: the command and cwd from rawInput, the output and exit code from _meta (terminal_output_delta / terminal_exit)", () => {
+    const cwd = "/tmp/acp-codex-acp-shell-accepted-GQ7DXV/project";
     const list = items("codex-acp-shell-accepted.jsonl", "command_execution");
     const start = list[0] as ItemEvent;
     expect(start.type).toBe("item.started");
     expect(start.payload.title).toBe(SHELL);
-    expect(start.payload.details).toEqual({
-      command: SHELL,
-      shell: "/bin/bash -lc",
-      cwd: "/tmp/acp-codex-acp-shell-accepted-WZK9il/project",
-    });
+    // codex-acp 2.x sends the command as Codex's app server has it: a string, no shell wrapper, no duration.
+    expect(start.payload.details).toEqual({ command: SHELL, cwd });
     const end = completed(list);
-    // The recording's command did run and failed: Codex's sandbox launcher panicked (no bwrap) with exit 101.
-    expect(end.payload.status).toBe("failed");
-    expect(end.payload.title).toBe(SHELL);
-    expect(end.payload.details).toEqual({
-      command: SHELL,
-      shell: "/bin/bash -lc",
-      cwd: "/tmp/acp-codex-acp-shell-accepted-WZK9il/project",
-      exitCode: 101,
-      durationMs: 389.189649,
-    });
+    expect(end.payload.status).toBe("completed");
+    expect(end.payload.details).toEqual({ command: SHELL, cwd, exitCode: 0 });
+    const output = replayTranscript(acpDefinition, readFixtureLines("codex-acp-shell-accepted.jsonl"), "d")
+      .filter((event) => event.type === "content.delta" && event.payload.streamKind === "command_output")
+      .map((event) => (event.type === "content.delta" ? event.payload.delta : ""));
+    expect(output).toEqual(["mock-shell-output\n"]);
   });
 
   it("claude-agent-acp: the command string as sent; no shell, cwd, exit code or duration", () => {
@@ -64,22 +58,15 @@ describe("command_execution details", () => {
     expect(end.payload.details).toEqual({ command: SHELL });
   });
 
-  // codex-acp's declined recording has no tool item at all: it asks permission before announcing the tool.
-  it("claude-agent-acp shell-declined: the failed item keeps its command", () => {
-    const end = completed(items("claude-agent-acp-shell-declined.jsonl", "command_execution"));
-    expect(end.payload.status).toBe("failed");
-    expect(end.payload.details).toEqual({ command: SHELL });
-  });
-
-  it("codex-acp multi-turn: a tool the turn ended first still carries what its start said", () => {
-    const end = completed(items("codex-acp-multi-turn.jsonl", "command_execution"));
-    expect(end.payload.detail).toBe("the turn ended before the tool call did");
-    expect(end.payload.details).toEqual({
-      command: SHELL,
-      shell: "/bin/bash -lc",
-      cwd: "/tmp/acp-codex-acp-multi-turn-zIXtgM/project",
-    });
-  });
+  it.each(["claude-agent-acp", "codex-acp"])(
+    "%s shell-declined: the failed item keeps its command",
+    (agent) => {
+      const end = completed(items(`${agent}-shell-declined.jsonl`, "command_execution"));
+      expect(end.payload.status).toBe("failed");
+      expect(end.payload.details).toMatchObject({ command: SHELL });
+      expect(end.payload.details).not.toHaveProperty("exitCode");
+    },
+  );
 
   it("Cursor (hand-written): the command from rawInput, the exit code from rawOutput.exitCode", () => {
     const end = completed(items("cursor-hand-written-extensions.jsonl", "command_execution", true));
@@ -93,7 +80,7 @@ describe("file_change details", () => {
     `--- /dev/null\n+++ b/${path.slice(1)}\n@@ -0,0 +1,1 @@\n+written by the mock model\n`;
 
   it("codex-acp: the path in title and details (not only in data.locations), kind add, the diff", () => {
-    const path = "/tmp/acp-codex-acp-edit-e28FdX/project/mock-edit.txt";
+    const path = "/tmp/acp-codex-acp-edit-HIwRiE/project/mock-edit.txt";
     const list = items("codex-acp-edit.jsonl", "file_change");
     for (const event of list) {
       expect(event.payload.title).toBe(path);
@@ -103,14 +90,23 @@ describe("file_change details", () => {
   });
 
   it("claude-agent-acp: the diff content (oldText null → add) once the update carries it", () => {
-    const path = "/tmp/acp-claude-agent-acp-edit-WZZ7hX/project/mock-edit.txt";
+    // claude-agent-acp 0.101 names the file as the model wrote it (relative to the cwd here).
+    const path = "mock-edit.txt";
     const list = items("claude-agent-acp-edit.jsonl", "file_change");
     // Opened with empty content and locations: no change known yet.
-    expect(list[0]?.payload.title).toBe("Write");
+    expect(list[0]?.payload.title).toBe("Preparing file…");
     expect(list[0]?.payload.details).toBeUndefined();
     const end = completed(list);
     expect(end.payload.title).toBe(path);
-    expect(end.payload.details).toEqual({ changes: [{ path, kind: "add", diff: diff(path) }] });
+    expect(end.payload.details).toEqual({
+      changes: [
+        {
+          path,
+          kind: "add",
+          diff: "--- /dev/null\n+++ b/mock-edit.txt\n@@ -0,0 +1,1 @@\n+written by the mock model\n",
+        },
+      ],
+    });
   });
 });
 

@@ -16,7 +16,7 @@ import {
   UnknownRequestError,
 } from "../../drivers/types.js";
 import { raw } from "../../kit/event-builder.js";
-import { OWNED_STATE_DIR_ENV } from "./agent-commands.js";
+import { OWNED_STATE_DIR_ENV, SESSION_MODE_ENV } from "./agent-commands.js";
 import { AgentProcess } from "./agent-process.js";
 import { AcpConnection } from "./connection.js";
 import { AcpMapper } from "./mapper.js";
@@ -71,7 +71,11 @@ class AcpDriver implements RuntimeDriver {
 
   async start(): Promise<void> {
     if (this.#agent !== undefined) throw new Error("driver already started");
-    const { [OWNED_STATE_DIR_ENV]: ownedDir, ...extra } = this.options.env ?? {};
+    const {
+      [OWNED_STATE_DIR_ENV]: ownedDir,
+      [SESSION_MODE_ENV]: sessionMode,
+      ...extra
+    } = this.options.env ?? {};
     this.#ownedDir = ownedDir;
     // The SDK first: if it cannot be loaded, no agent is started and the stream ends with the error.
     let sdk: typeof import("@agentclientprotocol/sdk");
@@ -122,7 +126,7 @@ class AcpDriver implements RuntimeDriver {
       this.#connection = new AcpConnection(sdk, agent, this.#session, this.#mapper, this.profile, {
         askHost: (requestId) => this.#askHost(requestId),
       });
-      await this.#connection.handshake(this.options, this.options.startTimeoutMs ?? 30_000);
+      await this.#connection.handshake(this.options, this.options.startTimeoutMs ?? 30_000, sessionMode);
     } catch (error) {
       const message = `ACP handshake failed: ${errorText(error)}${stderrNote(agent)}`;
       await this.#shutdown({ kind: "crash", message });
@@ -226,9 +230,37 @@ function spawnSettled(agent: AgentProcess): Promise<undefined> {
   });
 }
 
+/**
+ * The agent's stderr for an error message: the whole when short, else its first and last lines up to
+ * STDERR_NOTE_LINE_CHARS each — whole lines, so a JSON error (codex-acp writes its startup failure as one JSON
+ * line) is never cut in the middle unless it is itself longer than that.
+ */
 function stderrNote(agent: AgentProcess | undefined): string {
-  const tail = agent?.stderrTail;
-  return tail === undefined || tail.length === 0 ? "" : ` (stderr: ${tail.slice(-500)})`;
+  const text = agent?.stderrText;
+  if (text === undefined || text.length === 0) return "";
+  return ` (stderr: ${boundedLines(text, STDERR_NOTE_CHARS)})`;
+}
+
+const STDERR_NOTE_CHARS = 2_000;
+
+function boundedLines(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const lines = text.split("\n");
+  const head: string[] = [];
+  const tail: string[] = [];
+  let used = 0;
+  // alternately the next line from the start and from the end, while they fit
+  for (let i = 0, j = lines.length - 1; i <= j; ) {
+    const fromHead = head.length <= tail.length;
+    const line = (fromHead ? lines[i] : lines[j]) ?? "";
+    if (used + line.length + 1 > max) break;
+    used += line.length + 1;
+    if (fromHead) head.push(lines[i++] ?? "");
+    else tail.unshift(lines[j--] ?? "");
+  }
+  if (head.length === 0) return `${text.slice(0, max / 2)} … ${text.slice(-max / 2)}`;
+  const left = lines.length - head.length - tail.length;
+  return [...head, `[… ${left} lines left out …]`, ...tail].join("\n");
 }
 
 function errorText(error: unknown): string {

@@ -92,7 +92,7 @@ export function acpSemanticProblems(lines: readonly string[], events: readonly R
   if (count("turn.completed") < answered)
     problems.push(`turn.completed ${count("turn.completed")} < answered ${answered}`);
   const chunks = (kind: string) =>
-    updates
+    answerUpdates(updates)
       .filter((u) => u.sessionUpdate === kind)
       .map((u) => ((u.content as Record<string, unknown> | undefined)?.text as string | undefined) ?? "")
       .join("");
@@ -109,4 +109,23 @@ export function acpSemanticProblems(lines: readonly string[], events: readonly R
   if (events.some((e) => e.itemId !== undefined && toolIds.has(e.itemId)))
     problems.push("native toolCallId used as itemId");
   return problems;
+}
+
+/**
+ * The updates that carry the agent's answer: without claude-agent-acp's informational notices
+ * (`_meta.claudeCode.kind: "informational"`) and without codex-acp's error text (chunks without messageId after
+ * a `systemError` thread status, up to the next prompt's first update).
+ */
+function answerUpdates(updates: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  let systemError = false;
+  return updates.filter((u) => {
+    const meta = (u._meta ?? {}) as Record<string, Record<string, unknown> | undefined>;
+    const status = (meta.codex?.threadStatus ?? {}) as Record<string, unknown>;
+    if (u.sessionUpdate === "session_info_update" && status.type !== undefined) {
+      systemError = status.type === "systemError" || (systemError && status.type !== "active");
+      return true;
+    }
+    if (meta.claudeCode?.kind === "informational") return false;
+    return !(systemError && u.sessionUpdate === "agent_message_chunk" && u.messageId === undefined);
+  });
 }

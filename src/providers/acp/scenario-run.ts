@@ -5,7 +5,7 @@ import type { ApprovalDecision } from "../../contracts/enums.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { MULTI_TURN_PROMPTS, SCENARIO_PROMPTS } from "../../mock-model/scenario-prompts.js";
 import { startMockModel } from "../../mock-model/server.js";
-import { acpAgentCommand, type KnownAcpAgent } from "./agent-commands.js";
+import { acpAgentCommand, type KnownAcpAgent, mockOptionsFor } from "./agent-commands.js";
 import { createAcpDriver } from "./driver.js";
 
 /** A recorded conversation: prompts sent one after the other, approvals answered with one decision. */
@@ -23,6 +23,7 @@ export const ACP_SCENARIOS: AcpScenario[] = [
   { name: "edit", prompts: [SCENARIO_PROMPTS.edit], approve: "accept" },
   { name: "plan", prompts: [SCENARIO_PROMPTS.plan], approve: "accept" },
   { name: "multi-turn", prompts: [...MULTI_TURN_PROMPTS], approve: "accept" },
+  { name: "error-500", prompts: [SCENARIO_PROMPTS["error-500"]], approve: "accept" },
 ];
 
 export interface ScenarioRunResult {
@@ -39,7 +40,7 @@ export async function runAcpScenario(
   scenario: AcpScenario,
   options: { sessionId?: string; timeoutMs?: number } = {},
 ): Promise<ScenarioRunResult> {
-  const mock = await startMockModel();
+  const mock = await startMockModel(mockOptionsFor(agent));
   const workDir = await mkdtemp(join(tmpdir(), `acp-${agent}-${scenario.name}-`));
   const transcript: string[] = [];
   const events: RuntimeEvent[] = [];

@@ -61,6 +61,11 @@ export class AcpSessionState {
   /** Terminals we created for the agent (`terminal/create`), by terminalId: a tool's `terminal` content. */
   readonly terminals: BoundedMap<string, TerminalFacts>;
   readonly #text = new Map<TextKind, OpenText>();
+  /**
+   * Turns in which codex-acp reported `_meta.codex.threadStatus: systemError`, with the text it sent after it
+   * (its rendering of the model error): the turn fails with that text as its runtime.error.
+   */
+  readonly systemErrors: BoundedMap<string, { text: string }>;
   providerSessionId: string | undefined;
   threadId: string | undefined;
   #counter = 0;
@@ -78,6 +83,7 @@ export class AcpSessionState {
     this.tasks = new IdTable(sessionId, "task", cap);
     this.compactions = new IdTable(sessionId, "item", cap);
     this.terminals = new BoundedMap(cap);
+    this.systemErrors = new BoundedMap(cap);
   }
 
   /** A fresh, deterministic key suffix: replaying the same records gives the same ids. */
@@ -133,6 +139,11 @@ export class AcpSessionState {
     this.#turnsByPrompt.set(promptId, turnId);
     this.#openTurns.push(turnId);
     return turnId;
+  }
+
+  /** The turn of a prompt still running, if any. */
+  turnOfPrompt(promptId: string): string | undefined {
+    return this.#turnsByPrompt.get(promptId);
   }
 
   /** The turn a prompt response ends, removed from the open turns; undefined when the prompt is unknown. */

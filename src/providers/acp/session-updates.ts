@@ -28,6 +28,10 @@ function blockText(block: unknown): string {
 
 function chunk(kind: "assistant_message" | "reasoning") {
   return ({ state, b, update, raw }: UpdateInput): RuntimeEvent[] => {
+    if (kind === "assistant_message") {
+      const aside = asideOfAnswer(state, b, update, raw);
+      if (aside !== undefined) return aside;
+    }
     const { itemId, started } = state.textItem(kind, str(update.messageId), b, raw);
     const streamKind = kind === "assistant_message" ? "assistant_text" : "reasoning_text";
     // `started` is a fresh array: the delta is appended to it rather than both copied into another.
@@ -40,6 +44,53 @@ function chunk(kind: "assistant_message" | "reasoning") {
     );
     return started;
   };
+}
+
+/**
+ * An `agent_message_chunk` that is not the assistant's answer, or undefined:
+ * - claude-agent-acp's informational notices (`_meta.claudeCode.kind: "informational"`, sent so to clients
+ *   without `session.notices`): by level like a `notice` update — `warning` → runtime.warning (a user should see
+ *   it), other levels (`info`, `notice`, `suggestion`) → provider.event (status lines, not drift);
+ * - codex-acp's text after a `systemError` thread status in the same turn (its rendering of the model error,
+ *   without messageId): kept for the turn's runtime.error, here a provider.event.
+ */
+function asideOfAnswer(
+  state: AcpSessionState,
+  b: EventBuilder,
+  update: JsonObject,
+  raw: RuntimeEventRaw,
+): RuntimeEvent[] | undefined {
+  const text = blockText(update.content);
+  const claudeCode =
+    isObject(update._meta) && isObject(update._meta.claudeCode) ? update._meta.claudeCode : {};
+  if (claudeCode.kind === "informational") {
+    const level = str(claudeCode.level) ?? "info";
+    const events = state.closeText(b, raw);
+    if (level === "warning") {
+      events.push(
+        b.emit(
+          "runtime.warning",
+          { message: text, detail: { reason: "agent-notice", level } },
+          state.context(raw),
+        ),
+      );
+    } else {
+      events.push(providerEvent(b, `informational:${level}`, raw, text, state.context(raw)));
+    }
+    return events;
+  }
+  const turnId = state.currentTurnId;
+  const systemError = turnId === undefined ? undefined : state.systemErrors.get(turnId);
+  if (systemError === undefined || str(update.messageId) !== undefined) return undefined;
+  systemError.text += text;
+  return [providerEvent(b, "system-error-text", raw, text, state.context(raw))];
+}
+
+/** `_meta.codex.threadStatus` of a codex-acp `session_info_update`. */
+function codexThreadStatus(update: JsonObject): JsonObject | undefined {
+  const meta = isObject(update._meta) ? update._meta : undefined;
+  const codex = isObject(meta?.codex) ? meta.codex : undefined;
+  return isObject(codex?.threadStatus) ? codex.threadStatus : undefined;
 }
 
 const PLAN_STATUS: Record<string, PlanStepStatus> = {
@@ -120,20 +171,37 @@ export const SESSION_UPDATE_HANDLERS: Record<string, UpdateHandler> = {
   current_mode_update: { yields: ["session.configured"], map: configured("currentModeId") },
   config_option_update: { yields: ["session.configured"], map: configured("configOptions") },
   session_info_update: {
-    yields: ["thread.metadata.updated"],
+    yields: ["thread.metadata.updated", "provider.event"],
+    note:
+      "title/updatedAt → thread.metadata.updated; codex-acp's _meta.codex.threadStatus alone → provider.event, " +
+      "systemError marks the turn failed (runtime.error at its end)",
     map: ({ state, b, update, raw }) => {
       const title = str(update.title);
       const updatedAt = str(update.updatedAt);
-      return [
-        b.emit(
-          "thread.metadata.updated",
-          {
-            ...(title === undefined ? {} : { name: title }),
-            ...(updatedAt === undefined ? {} : { metadata: { updatedAt } }),
-          },
-          state.context(raw),
-        ),
-      ];
+      const status = codexThreadStatus(update);
+      const events: RuntimeEvent[] = [];
+      const turnId = state.currentTurnId;
+      if (status?.type === "systemError" && turnId !== undefined && !state.systemErrors.has(turnId)) {
+        state.systemErrors.set(turnId, { text: "" });
+      }
+      if (title !== undefined || updatedAt !== undefined || status === undefined) {
+        events.push(
+          b.emit(
+            "thread.metadata.updated",
+            {
+              ...(title === undefined ? {} : { name: title }),
+              ...(updatedAt === undefined ? {} : { metadata: { updatedAt } }),
+            },
+            state.context(raw),
+          ),
+        );
+      }
+      if (status !== undefined) {
+        const flags = (arr(status.activeFlags) ?? []).filter((flag) => typeof flag === "string");
+        const summary = `thread status ${str(status.type) ?? "?"}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`;
+        events.push(providerEvent(b, "codex.threadStatus", raw, summary, state.context(raw)));
+      }
+      return events;
     },
   },
   usage_update: {

@@ -7,7 +7,7 @@ import { itemPayload } from "../../kit/item-payload.js";
 import { providerEvent } from "../../kit/warnings.js";
 import type { AcpSessionState, ToolState } from "./session-state.js";
 import { mcpInvocation, toolView } from "./tool-details.js";
-import { emptyFacts, mergeFacts } from "./tool-facts.js";
+import { emptyFacts, mergeFacts, terminalOutputDelta } from "./tool-facts.js";
 
 /** ACP ToolKind → canonical item type. `fetch` retrieves external data (web); `search` greps the workspace. */
 export const TOOL_KIND_ITEM_TYPE: Record<string, CanonicalItemType> = {
@@ -142,6 +142,7 @@ export function mapToolCall(
   const ids = toolContext(state, raw, entry.id, entry.state);
   const status = own(ITEM_STATUS, str(update.status)) ?? "inProgress";
   if (isNew) events.push(b.emit("item.started", payloadOf(state, entry.state, update, "inProgress"), ids));
+  events.push(...streamedOutput(b, entry.state, update, ids));
   if (isTerminal(update.status)) {
     events.push(...completeTool(state, b, key, update, raw));
   } else if (!isNew) {
@@ -192,6 +193,7 @@ export function mapToolCallUpdate(
   } else {
     mergeFacts(entry.state.facts, update);
   }
+  events.push(...streamedOutput(b, entry.state, update, toolContext(state, raw, entry.id, entry.state)));
   if (isTerminal(update.status)) return [...events, ...completeTool(state, b, key, update, raw)];
   const status = own(ITEM_STATUS, str(update.status));
   events.push(
@@ -216,14 +218,30 @@ function completeTool(
   state.closedTools.set(key, true);
   const status: ItemStatus = update.status === "failed" ? "failed" : "completed";
   const ids = toolContext(state, raw, entry.id, entry.state);
-  // ACP streams no command output; hosts read it from command_output deltas whatever the source, so the final
-  // output arrives as one delta before the completion.
-  const output = entry.state.itemType === "command_execution" ? toolOutputText(update) : undefined;
+  // ACP v1 streams no command output; hosts read it from command_output deltas whatever the source, so the final
+  // output arrives as one delta before the completion (unless it already came in `_meta` deltas).
+  const output =
+    entry.state.itemType === "command_execution" && !entry.state.facts.streamedOutput
+      ? toolOutputText(update)
+      : undefined;
   const outputDelta =
     output === undefined
       ? []
       : [b.emit("content.delta", { streamKind: "command_output", delta: output }, ids)];
   return [...outputDelta, b.emit("item.completed", payloadOf(state, entry.state, update, status), ids)];
+}
+
+/** A command's output from `_meta.terminal_output_delta`, as a command_output delta of its item. */
+function streamedOutput(
+  b: EventBuilder,
+  tool: ToolState,
+  update: JsonObject,
+  ids: ReturnType<typeof toolContext>,
+): RuntimeEvent[] {
+  const delta = terminalOutputDelta(update);
+  if (delta === undefined) return [];
+  tool.facts.streamedOutput = true;
+  return [b.emit("content.delta", { streamKind: "command_output", delta }, ids)];
 }
 
 /** Ends the tools a turn left open (the agent did not report their end before the prompt returned). */

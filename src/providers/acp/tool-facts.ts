@@ -18,8 +18,10 @@ export interface ToolFacts {
   metaToolName: string | undefined;
   /** `_meta.terminal_info.cwd` (codex-acp, when the client shows terminal output). */
   metaCwd: string | undefined;
-  /** `_meta.terminal_exit.exit_code` (both Zed adapters, when the client shows terminal output). */
+  /** `_meta.terminal_exit.exit_code` (both adapters; codex-acp 2.x whenever the client has no terminal). */
   metaExitCode: number | undefined;
+  /** Command output arrived as `_meta.terminal_output_delta` deltas: the end repeats none of it. */
+  streamedOutput: boolean;
   /** The file changes last built and the inputs they were built from (rebuilt only when those change). */
   changesCache: { content: unknown; rawInput: unknown; kind: unknown; value: unknown } | undefined;
 }
@@ -37,6 +39,7 @@ export function emptyFacts(): ToolFacts {
     metaToolName: undefined,
     metaCwd: undefined,
     metaExitCode: undefined,
+    streamedOutput: false,
     changesCache: undefined,
   };
 }
@@ -57,6 +60,17 @@ export function mergeFacts(facts: ToolFacts, update: JsonObject): void {
   if (isObject(meta.terminal_info)) facts.metaCwd = str(meta.terminal_info.cwd) ?? facts.metaCwd;
   if (isObject(meta.terminal_exit))
     facts.metaExitCode = int(meta.terminal_exit.exit_code) ?? facts.metaExitCode;
+}
+
+/**
+ * The output text of `_meta.terminal_output_delta` (`{data, terminal_id}`): how codex-acp 2.x streams a command's
+ * output to a client that has no terminal capability, and claude-agent-acp to one that shows terminal output.
+ */
+export function terminalOutputDelta(update: JsonObject): string | undefined {
+  const meta = isObject(update._meta) ? update._meta : undefined;
+  const delta = isObject(meta?.terminal_output_delta) ? meta.terminal_output_delta : undefined;
+  const data = str(delta?.data);
+  return data === undefined || data.length === 0 ? undefined : data;
 }
 
 export function int(value: unknown): number | undefined {
