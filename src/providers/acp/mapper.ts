@@ -5,7 +5,7 @@ import { raw } from "../../kit/event-builder.js";
 import { isObject, own, str } from "../../kit/guards.js";
 import { mintId } from "../../kit/ids.js";
 import type { MapperOptions } from "../../kit/mapper.js";
-import { malformedRecordWarning, unknownKindWarning } from "../../kit/warnings.js";
+import { malformedRecordWarning, providerEvent, unknownKindWarning } from "../../kit/warnings.js";
 import { AGENT_RESPONSE_HANDLERS, mapAgentError } from "./agent-responses.js";
 import {
   CLIENT_METHOD_HANDLERS,
@@ -108,6 +108,19 @@ export class AcpMapper extends BaseMapper {
         return handler.events({ state, b, method: wire.method, params: wire.params, raw: rawRecord });
       }
       case "request": {
+        const refused = state.clientCapabilities.refused(wire.method);
+        if (refused !== undefined) {
+          state.refusedCalls.set(wire.id, true);
+          return [
+            providerEvent(
+              b,
+              wire.method,
+              rawRecord,
+              `refused: the client does not offer ${refused}`,
+              state.context(rawRecord),
+            ),
+          ];
+        }
         const handler = this.clientHandler(wire.method);
         const input = { state, b, method: wire.method, params: wire.params, raw: rawRecord };
         if (handler === undefined) {
@@ -189,12 +202,14 @@ export class AcpMapper extends BaseMapper {
     const { state, builder: b } = this;
     switch (wire.shape) {
       case "request":
+        if (wire.method === "initialize") state.clientCapabilities.advertised(wire.params);
         state.outgoing.set(wire.id, { method: wire.method, params: wire.params });
         return wire.method === "session/prompt" ? this.startTurn(wire.id, wire.params, rawRecord) : [];
       case "notification":
         // session/cancel and other notifications we send: correlation only (the agent's answer is the prompt's).
         return [];
       case "response":
+        if (state.refusedCalls.release(wire.id) !== undefined) return [];
         return resolveInboundRequest(
           state,
           b,
@@ -205,6 +220,8 @@ export class AcpMapper extends BaseMapper {
         );
       case "error": {
         const id = wire.id ?? "";
+        // our -32601 to a call of a capability we never offered: the call's provider.event said so
+        if (state.refusedCalls.release(id) !== undefined) return [];
         return resolveInboundRequest(
           state,
           b,

@@ -6,6 +6,7 @@ import type { EventBuilder, EventContext } from "../../kit/event-builder.js";
 import type { JsonObject } from "../../kit/guards.js";
 import { IdTable } from "../../kit/id-table.js";
 import { mintId } from "../../kit/ids.js";
+import { ClientCapabilities } from "./client-capabilities.js";
 import type { TerminalFacts, ToolFacts } from "./tool-facts.js";
 
 /** A request we sent to the agent, kept until its response arrives. */
@@ -66,6 +67,9 @@ export class AcpSessionState {
    * (its rendering of the model error): the turn fails with that text as its runtime.error.
    */
   readonly systemErrors: BoundedMap<string, { text: string }>;
+  readonly clientCapabilities = new ClientCapabilities();
+  /** JSON-RPC ids of agent calls refused for a capability we did not offer: our error answer only correlates. */
+  readonly refusedCalls: BoundedMap<string, true>;
   providerSessionId: string | undefined;
   threadId: string | undefined;
   #counter = 0;
@@ -84,6 +88,7 @@ export class AcpSessionState {
     this.compactions = new IdTable(sessionId, "item", cap);
     this.terminals = new BoundedMap(cap);
     this.systemErrors = new BoundedMap(cap);
+    this.refusedCalls = new BoundedMap(cap);
   }
 
   /** A fresh, deterministic key suffix: replaying the same records gives the same ids. */
