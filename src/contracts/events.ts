@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { RuntimeEventEnvelope } from "./envelope.js";
 import { EVENT_TYPE_DESCRIPTIONS } from "./event-descriptions.js";
 import { RUNTIME_EVENT_TYPES, type RuntimeEventType } from "./event-types.js";
