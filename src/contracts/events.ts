@@ -21,9 +21,10 @@ export const REQUIRED_IDS = {
   "user-input.requested": ["requestId"],
   "user-input.resolved": ["requestId"],
 } as const satisfies Partial<Record<RuntimeEventType, readonly IdField[]>>;
-type RequiredIds = typeof REQUIRED_IDS;
+/** The envelope ids each event type must carry (`REQUIRED_IDS` as a type). */
+export type RequiredIds = typeof REQUIRED_IDS;
 
-type RequiredIdsOf<T extends RuntimeEventType> = T extends keyof RequiredIds
+export type RequiredIdsOf<T extends RuntimeEventType> = T extends keyof RequiredIds
   ? { [K in RequiredIds[T][number]]-?: NonNullable<RuntimeEventEnvelope[K]> }
   : unknown;
 

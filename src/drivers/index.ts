@@ -16,6 +16,7 @@ export {
   type UntestedAgentVersion,
   untestedAgentVersions,
 } from "./agent-programs.js";
+export type { AwaitedCalls } from "./awaited-calls.js";
 export * from "./driver-session.js";
 export * from "./event-channel.js";
 export * from "./provider-options.js";
