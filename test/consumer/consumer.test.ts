@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import {
   copyFileSync,
+  cpSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -16,7 +17,7 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
- * The package as a new user gets it: `npm pack` (which builds), the tarball installed into a fresh project with
+ * The package as a new user gets it: `npm pack` of a fresh build, the tarball installed into a fresh project with
  * no network (from the npm cache), a strict TypeScript host typechecked against it, drivers run from the
  * installed package against its mock model, and the pure parts bundled for the browser.
  */
@@ -57,14 +58,49 @@ async function node(script: string, ...args: string[]): Promise<string> {
   return stdout;
 }
 
-beforeAll(async () => {
-  project = mkdtempSync(join(tmpdir(), "provider-runtime-consumer-"));
-  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", project], {
-    cwd: ROOT,
-    timeout: 180_000,
+/**
+ * The package staged in a temp dir, built there (`tsc --outDir`, not this checkout's dist/, which the CLI tests run
+ * meanwhile), then packed as `npm pack` packs it: the same package.json, so the same `files`.
+ */
+async function stagePackage(): Promise<string> {
+  const stage = join(project, "stage");
+  for (const path of [
+    "package.json",
+    "README.md",
+    "LICENSE",
+    "bin",
+    "schema",
+    "docs/events.md",
+    "docs/providers",
+  ])
+    cpSync(join(ROOT, path), join(stage, path), { recursive: true });
+  const tsc = join(repoModules, "typescript", "bin", "tsc");
+  await run(
+    process.execPath,
+    [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", join(stage, "dist")],
+    {
+      cwd: ROOT,
+      timeout: 180_000,
+    },
+  );
+  return stage;
+}
+
+async function pack(stage: string, ...flags: string[]): Promise<typeof packed> {
+  const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", ...flags], {
+    cwd: stage,
+    timeout: 60_000,
     maxBuffer: 16 * 1024 * 1024,
   });
-  packed = (JSON.parse(stdout.slice(stdout.indexOf("["))) as (typeof packed)[])[0] as typeof packed;
+  return (JSON.parse(stdout.slice(stdout.indexOf("["))) as (typeof packed)[])[0] as typeof packed;
+}
+
+let stage: string;
+
+beforeAll(async () => {
+  project = mkdtempSync(join(tmpdir(), "provider-runtime-consumer-"));
+  stage = await stagePackage();
+  packed = await pack(stage, "--pack-destination", project);
   writeFileSync(
     join(project, "package.json"),
     JSON.stringify({ name: "host", private: true, type: "module" }),
@@ -91,10 +127,8 @@ describe("the published package", () => {
     for (const provider of ["codex", "codex-sdk", "claude", "acp"])
       expect(paths).toContain(`docs/providers/${provider}.md`);
     // `npm pack --dry-run` lists the same files.
-    const dry = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT });
-    const listed =
-      (JSON.parse(dry.stdout.slice(dry.stdout.indexOf("["))) as (typeof packed)[])[0]?.files ?? [];
-    expect(listed.map((file) => file.path).sort()).toEqual([...paths].sort());
+    const listed = (await pack(stage, "--dry-run")).files.map((file) => file.path);
+    expect(listed.sort()).toEqual([...paths].sort());
   });
 
   it("ships only modules a public entry point or the CLI reaches", async () => {
