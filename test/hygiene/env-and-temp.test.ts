@@ -40,10 +40,20 @@ function filesWithSecrets(dir: string): string[] {
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
-    const text = readFileSync(path, "latin1");
-    if (FAKE_VALUES.some((value) => text.includes(value))) hits.push(path);
+    // The agent may still be running (at turn.completed): a transient file (a SQLite -shm) can vanish meanwhile.
+    const text = readIfPresent(path);
+    if (text !== undefined && FAKE_VALUES.some((value) => text.includes(value))) hits.push(path);
   }
   return hits;
+}
+
+function readIfPresent(path: string): string | undefined {
+  try {
+    return readFileSync(path, "latin1");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
 }
 
 /** Modes of the dirs and files directly made by the driver (the top level of the private TMPDIR). */
