@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import * as enums from "./enums.js";
 import { RUNTIME_EVENT_TYPES } from "./event-types.js";
 import { runtimeEventJsonSchema } from "./json-schema.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ProviderKind, RawSource } from "./enums.js";
 import {
   EventId,

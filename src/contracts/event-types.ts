@@ -61,6 +61,7 @@ export type MissingPayloadTypes<Types extends string = RuntimeEventType> = Exclu
   Types,
   keyof RuntimeEventPayloadByType
 >;
-type ExtraPayloadTypes = Exclude<keyof RuntimeEventPayloadByType, RuntimeEventType>;
+/** Payload schemas for types that are not in the type list. */
+export type ExtraPayloadTypes = Exclude<keyof RuntimeEventPayloadByType, RuntimeEventType>;
 export type AssertNever<T extends never> = T;
 export type TypeListAndPayloadMapAgree = [AssertNever<MissingPayloadTypes>, AssertNever<ExtraPayloadTypes>];

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { RuntimeEventEnvelope } from "./envelope.js";
 import { EVENT_TYPE_DESCRIPTIONS } from "./event-descriptions.js";
 import { RUNTIME_EVENT_TYPES, type RuntimeEventType } from "./event-types.js";
@@ -21,9 +21,10 @@ export const REQUIRED_IDS = {
   "user-input.requested": ["requestId"],
   "user-input.resolved": ["requestId"],
 } as const satisfies Partial<Record<RuntimeEventType, readonly IdField[]>>;
-type RequiredIds = typeof REQUIRED_IDS;
+/** The envelope ids each event type must carry (`REQUIRED_IDS` as a type). */
+export type RequiredIds = typeof REQUIRED_IDS;
 
-type RequiredIdsOf<T extends RuntimeEventType> = T extends keyof RequiredIds
+export type RequiredIdsOf<T extends RuntimeEventType> = T extends keyof RequiredIds
   ? { [K in RequiredIds[T][number]]-?: NonNullable<RuntimeEventEnvelope[K]> }
   : unknown;
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Canonical ids are ours: minted by the mapper kit, never a provider-native id. Each carries a description of its

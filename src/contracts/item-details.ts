@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ItemStatus } from "./enums.js";
 
 /**
@@ -143,7 +143,8 @@ export const ItemDetailsByType = {
   error: ErrorItemDetails,
 } as const;
 
-const ITEM_TYPE_DESCRIPTIONS = {
+/** Every item type, with the sentence that describes it (in the JSON Schema too). */
+export const ITEM_TYPE_DESCRIPTIONS = {
   user_message: "A message from the user (or a prompt a hook injected).",
   assistant_message: "The assistant's answer text.",
   reasoning: "The model's reasoning or its summary.",
@@ -162,8 +163,8 @@ const ITEM_TYPE_DESCRIPTIONS = {
   unknown: "An item of a native type this model has no name for (see `data`).",
 } as const;
 
-type DetailedItemType = keyof typeof ItemDetailsByType;
-type ItemType = keyof typeof ITEM_TYPE_DESCRIPTIONS;
+export type DetailedItemType = keyof typeof ItemDetailsByType;
+export type ItemType = keyof typeof ITEM_TYPE_DESCRIPTIONS;
 
 const commonItemFields = {
   status: ItemStatus.optional().describe(
@@ -188,7 +189,7 @@ function itemVariant<const T extends ItemType>(itemType: T) {
   ).describe(ITEM_TYPE_DESCRIPTIONS[itemType]);
 }
 
-type DetailsField<T extends ItemType> = T extends DetailedItemType
+export type DetailsField<T extends ItemType> = T extends DetailedItemType
   ? { details?: z.infer<(typeof ItemDetailsByType)[T]> | undefined }
   : { details?: undefined };
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { RuntimeEventSchema } from "./events.js";
 
 export const RUNTIME_EVENT_SCHEMA_ID = "https://provider-runtime.dev/schema/runtime-event.schema.json";

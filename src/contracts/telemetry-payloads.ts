@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { RuntimeErrorClass } from "./enums.js";
 import { RuntimeTaskId } from "./ids.js";
 

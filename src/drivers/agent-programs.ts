@@ -72,6 +72,44 @@ export function requirePackageDir(pkg: AgentPackage, base?: string): string {
   return dir;
 }
 
+/** The version in an installed package's package.json, or undefined when it is not installed or unreadable. */
+export function installedVersion(name: string, base?: string): string | undefined {
+  const dir = findPackageDir(name, base);
+  if (dir === undefined) return undefined;
+  try {
+    const version = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version?: unknown })
+      .version;
+    return typeof version === "string" ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An agent package installed at a version other than the one this project is tested with. */
+export interface UntestedAgentVersion {
+  name: string;
+  installed: string;
+  tested: string;
+}
+
+/**
+ * The agent packages given that are installed at another version than the tested one (the package's
+ * `peerDependencies` pin exactly that version). A package that is not installed is not listed here: loading it
+ * fails with `AgentNotInstalledError`.
+ */
+export function untestedAgentVersions(
+  packages: readonly AgentPackage[],
+  base?: string,
+): UntestedAgentVersion[] {
+  const untested: UntestedAgentVersion[] = [];
+  for (const pkg of packages) {
+    const installed = installedVersion(pkg.name, base);
+    if (installed !== undefined && installed !== pkg.version)
+      untested.push({ name: pkg.name, installed, tested: pkg.version });
+  }
+  return untested;
+}
+
 /** `import()` of an agent SDK, failing with the package, the tested version and the install command. */
 export async function importAgentSdk<T>(pkg: AgentPackage, load: () => Promise<T>): Promise<T> {
   try {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RuntimeEvent } from "../contracts/events.js";
 import type { BaseMapper } from "../kit/base-mapper.js";
+import { raw } from "../kit/event-builder.js";
 import {
   jsonWithoutRecursion,
   MAX_JSON_DEPTH,
@@ -9,6 +10,7 @@ import {
 } from "../kit/json-depth.js";
 import type { TerminationReason } from "../kit/lifecycle-tracker.js";
 import { type TranscriptDirection, type TranscriptEntry, transcriptLine } from "../kit/transcript.js";
+import { type AgentPackage, untestedAgentVersions } from "./agent-programs.js";
 import type { AwaitedCalls } from "./awaited-calls.js";
 import { EventChannel } from "./event-channel.js";
 import type { DriverOptions } from "./types.js";
@@ -102,6 +104,27 @@ export class DriverSession {
     const events = this.mapper.emitOwn(make, this.#clock());
     this.channel.pushAll(events);
     return events[0];
+  }
+
+  /**
+   * One `runtime.warning` per agent package installed at a version this project is not tested with: the driver
+   * goes on (a newer program usually works, and unknown native kinds surface as warnings of their own).
+   */
+  warnUntestedVersions(packages: readonly AgentPackage[], base?: string): void {
+    for (const untested of untestedAgentVersions(packages, base)) {
+      this.emitOwn((builder) =>
+        builder.emit(
+          "runtime.warning",
+          {
+            message:
+              `${untested.name} ${untested.installed} is installed; provider-runtime is tested with ` +
+              `${untested.tested} (npm i ${untested.name}@${untested.tested})`,
+            detail: { reason: "untested-version", ...untested },
+          },
+          { raw: raw("runtime.driver", { untestedVersion: untested }) },
+        ),
+      );
+    }
   }
 
   /** Closes whatever is open, emits `session.exited`, and ends the event stream. Idempotent. */

@@ -1,7 +1,25 @@
+import type { DriverOptionsByProvider } from "./provider-options.js";
 import type { DriverOptions, DriverProvider, RuntimeDriver } from "./types.js";
 
+export {
+  type AcpAgentCommandOptions,
+  type AcpAgentLaunch,
+  acpAgentCommand,
+  KNOWN_ACP_AGENTS,
+  type KnownAcpAgent,
+} from "../providers/acp/agent-commands.js";
+export {
+  AGENT_PACKAGES,
+  AgentNotInstalledError,
+  type AgentPackage,
+  installedVersion,
+  type UntestedAgentVersion,
+  untestedAgentVersions,
+} from "./agent-programs.js";
+export type { AwaitedCalls } from "./awaited-calls.js";
 export * from "./driver-session.js";
 export * from "./event-channel.js";
+export * from "./provider-options.js";
 export * from "./types.js";
 
 export const DRIVER_PROVIDERS: readonly DriverProvider[] = ["codex", "codex-sdk", "claude", "cursor", "acp"];
@@ -17,7 +35,14 @@ const LOADERS: Record<DriverProvider, DriverLoader> = {
   acp: async () => (await import("../providers/acp/driver.js")).createAcpDriver,
 };
 
-export async function createDriver(provider: DriverProvider, options: DriverOptions): Promise<RuntimeDriver> {
+/**
+ * A driver for one agent program. The options are the provider's own (`DriverOptionsByProvider`):
+ * `createDriver("claude", { cwd, permissionMode: "acceptEdits" })` type-checks, the same for `"codex"` does not.
+ */
+export async function createDriver<P extends DriverProvider>(
+  provider: P,
+  options: DriverOptionsByProvider[P],
+): Promise<RuntimeDriver> {
   const factory = await LOADERS[provider]();
   return factory(options);
 }

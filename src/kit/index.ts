@@ -10,5 +10,6 @@ export * from "./line-normalizer.js";
 export * from "./mapper.js";
 export * from "./replay.js";
 export * from "./safe-map.js";
+export { StateSemantics } from "./state-semantics.js";
 export * from "./transcript.js";
 export * from "./warnings.js";

@@ -23,6 +23,7 @@ export {
   isScenarioName,
   LONG_DELTA_COUNT,
   type ModelApi,
+  type OfferedTool,
   type ReplyBlock,
   type ReplyLabel,
   type RequestFacts,
@@ -35,6 +36,8 @@ export {
   SIDE_REQUEST_ANSWER,
   SUBAGENT_ANSWER,
   scriptReply,
+  type ToolKind,
+  type ToolResultFact,
 } from "./scenarios.js";
 export {
   type MockModelOptions,

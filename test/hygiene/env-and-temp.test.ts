@@ -33,26 +33,26 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** A file the running agent may delete between the listing and the read (SQLite's -shm/-wal files). */
-function readIfStillThere(path: string): string | undefined {
-  try {
-    return readFileSync(path, "latin1");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-}
-
 /** Every file under `dir` (recursively) whose content holds a fake credential. */
 function filesWithSecrets(dir: string): string[] {
   const hits: string[] = [];
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
-    const text = readIfStillThere(path);
+    // The agent may still be running (at turn.completed): a transient file (a SQLite -shm) can vanish meanwhile.
+    const text = readIfPresent(path);
     if (text !== undefined && FAKE_VALUES.some((value) => text.includes(value))) hits.push(path);
   }
   return hits;
+}
+
+function readIfPresent(path: string): string | undefined {
+  try {
+    return readFileSync(path, "latin1");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
 }
 
 /** Modes of the dirs and files directly made by the driver (the top level of the private TMPDIR). */

@@ -87,6 +87,7 @@ class AcpDriver implements RuntimeDriver {
       await this.#removeOwnedDir();
       throw new Error(message);
     }
+    this.#session.warnUntestedVersions([AGENT_PACKAGES.acpSdk]);
     const env = agentEnv({
       credentials: acpAgentCredentials(this.provider === "cursor" ? "cursor" : "acp", this.command),
       mock: this.options.modelBaseUrl !== undefined,

@@ -191,6 +191,29 @@ describe("claude driver (real Claude Code against the mock model)", () => {
     await driver.stop();
   });
 
+  it.skipIf(process.getuid?.() !== 0)(
+    "bypassPermissions as root: IS_SANDBOX=1 is set (with a warning), and the command runs unasked",
+    async () => {
+      const driver = driverFor({ permissionMode: "bypassPermissions" });
+      const events: RuntimeEvent[] = [];
+      await driver.start();
+      await driver.sendTurn({ text: "mock:shell run a command" });
+      await readUntil(driver, events, (e) => e.type === "turn.completed" || e.type === "request.opened");
+      await driver.stop();
+      await readUntil(driver, events, () => false);
+      expect(events[0]).toMatchObject({
+        type: "runtime.warning",
+        payload: { detail: { reason: "root-bypass-permissions" } },
+      });
+      expect(events.some((e) => e.type === "request.opened")).toBe(false);
+      expect(events.find((e) => e.type === "turn.completed")?.payload).toMatchObject({ state: "completed" });
+      expect(
+        events.some((e) => e.type === "item.completed" && e.payload.itemType === "command_execution"),
+      ).toBe(true);
+      expect(verifyEvents(events)).toEqual([]);
+    },
+  );
+
   describe("faults (through a wrapper around the bundled binary)", () => {
     it("finds the Claude Code binary the SDK bundles", () => {
       expect(existsSync(BUNDLED_BINARY)).toBe(true);

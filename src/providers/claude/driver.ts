@@ -3,7 +3,6 @@ import { join } from "node:path";
 import type {
   CanUseTool,
   Options,
-  PermissionMode,
   PermissionResult,
   Query,
   SDKUserMessage,
@@ -16,14 +15,15 @@ import { AGENT_PACKAGES, importAgentSdk } from "../../drivers/agent-programs.js"
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { claudeModelEnv } from "../../drivers/model-config.js";
 import { spawnGuarded } from "../../drivers/process-guard.js";
+import type { ClaudeDriverOptions } from "../../drivers/provider-options.js";
 import { makePrivateDir, makePrivateSubdir, removeDirs } from "../../drivers/temp-dirs.js";
 import {
-  type DriverOptions,
   type RequestResponse,
   type RuntimeDriver,
   type TurnInput,
   UnknownRequestError,
 } from "../../drivers/types.js";
+import { raw } from "../../kit/event-builder.js";
 import { ClaudeSdkMapper } from "./claude-mapper.js";
 import {
   cancelAnswer,
@@ -41,21 +41,7 @@ import {
   type PermissionRequestRecord,
 } from "./records.js";
 
-export interface ClaudeDriverOptions extends DriverOptions {
-  /** Claude Code's permission mode; default `default` (tools that need approval call `canUseTool`). */
-  permissionMode?: PermissionMode;
-  /**
-   * Tools that always ask (an `ask` permission rule). Default `["Bash"]`: without it Claude Code runs shell
-   * commands it considers read-only (such as `echo`) without asking the host.
-   */
-  askTools?: string[];
-  /** Forward subagent text and thinking as messages with `parent_tool_use_id` (default true). */
-  forwardSubagentText?: boolean;
-  /** `CLAUDE_CODE_MAX_RETRIES` for model API errors (Claude Code's default retries for minutes). */
-  maxRetries?: number;
-  /** Run this executable instead of the Claude Code binary the SDK bundles (tests use a wrapper); as `executablePath`. */
-  pathToClaudeCodeExecutable?: string;
-}
+export type { ClaudeDriverOptions };
 
 const MOCK_MODEL = "claude-sonnet-4-5";
 const DEFAULT_START_TIMEOUT_MS = 30_000;
@@ -112,6 +98,7 @@ class ClaudeDriver implements RuntimeDriver {
         AGENT_PACKAGES.claudeSdk,
         () => import("@anthropic-ai/claude-agent-sdk"),
       );
+      this.#session.warnUntestedVersions([AGENT_PACKAGES.claudeSdk]);
       const queryOptions = await this.#queryOptions();
       this.#query = sdk.query({ prompt: this.#prompts, options: queryOptions });
       this.#pump = this.#consume(this.#query);
@@ -185,6 +172,11 @@ class ClaudeDriver implements RuntimeDriver {
       own.TMPDIR = await makePrivateSubdir(join(this.#configDir, "tmp"));
     }
     if (maxRetries !== undefined) own.CLAUDE_CODE_MAX_RETRIES = String(maxRetries);
+    const permissionMode = options.permissionMode ?? "default";
+    if (permissionMode === "bypassPermissions" && runsAsRoot()) {
+      own.IS_SANDBOX = "1";
+      this.#warnSandboxAssumed();
+    }
     const env = agentEnv({ credentials: "claude", mock: mock !== undefined, own, extra: options.env });
     const executable = options.executablePath ?? options.pathToClaudeCodeExecutable;
     const model = options.model ?? (mock === undefined ? undefined : MOCK_MODEL);
@@ -193,10 +185,16 @@ class ClaudeDriver implements RuntimeDriver {
       env,
       includePartialMessages: true,
       forwardSubagentText: options.forwardSubagentText ?? true,
-      permissionMode: options.permissionMode ?? "default",
+      permissionMode,
       settingSources: [],
-      settings: { permissions: { ask: options.askTools ?? ["Bash"] } },
-      canUseTool: this.#canUseTool,
+      // An ask rule asks even under bypassPermissions: the default one only where tools ask anyway.
+      settings: {
+        permissions: { ask: options.askTools ?? (permissionMode === "bypassPermissions" ? [] : ["Bash"]) },
+      },
+      ...(options.allowedTools === undefined ? {} : { allowedTools: options.allowedTools }),
+      ...(options.disallowedTools === undefined ? {} : { disallowedTools: options.disallowedTools }),
+      // bypassPermissions approves every call before canUseTool is asked (the SDK warns when one is given).
+      ...(permissionMode === "bypassPermissions" ? {} : { canUseTool: this.#canUseTool }),
       abortController: this.#abort,
       stderr: (data) => this.#keepStderr(data),
       spawnClaudeCodeProcess: (spawnOptions) => this.#spawnClaudeCode(spawnOptions),
@@ -205,6 +203,26 @@ class ClaudeDriver implements RuntimeDriver {
       ...(options.resume === undefined ? { sessionId: this.#nativeSessionId } : { resume: options.resume }),
       ...(executable === undefined ? {} : { pathToClaudeCodeExecutable: executable }),
     };
+  }
+
+  /**
+   * Claude Code exits at once when asked to bypass permissions as root ("--dangerously-skip-permissions cannot
+   * be used with root/sudo privileges") unless `IS_SANDBOX=1` says the machine is a deliberate sandbox. The host
+   * asked for the mode; the driver sets the variable, and says so.
+   */
+  #warnSandboxAssumed(): void {
+    this.#session.emitOwn((builder) =>
+      builder.emit(
+        "runtime.warning",
+        {
+          message:
+            "bypassPermissions as root: IS_SANDBOX=1 is set for Claude Code, which otherwise refuses the mode " +
+            "to a root process; every tool runs without asking",
+          detail: { reason: "root-bypass-permissions" },
+        },
+        { raw: raw("runtime.driver", { permissionMode: "bypassPermissions", isSandbox: "1" }) },
+      ),
+    );
   }
 
   /**
@@ -322,6 +340,10 @@ class ClaudeDriver implements RuntimeDriver {
     this.#configDir = undefined;
     await removeDirs([dir]);
   }
+}
+
+function runsAsRoot(): boolean {
+  return typeof process.getuid === "function" && process.getuid() === 0;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

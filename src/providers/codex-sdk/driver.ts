@@ -2,9 +2,9 @@ import type { Codex, Thread, ThreadEvent } from "@openai/codex-sdk";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { AGENT_PACKAGES, codexSdkBinary, importAgentSdk } from "../../drivers/agent-programs.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
+import type { CodexSdkDriverOptions } from "../../drivers/provider-options.js";
 import { removeDirs } from "../../drivers/temp-dirs.js";
 import {
-  type DriverOptions,
   type RequestResponse,
   type RuntimeDriver,
   type TurnInput,
@@ -12,14 +12,9 @@ import {
 } from "../../drivers/types.js";
 import { CodexSdkMapper } from "./mapper.js";
 import { type HostRecord, TURN_INPUT, TURN_INTERRUPT } from "./records.js";
-import { type CodexConfig, codexConfig, execEnvironment } from "./sdk-options.js";
+import { codexConfig, execEnvironment } from "./sdk-options.js";
 
-export interface CodexSdkDriverOptions extends DriverOptions {
-  /** `--config` values merged over the driver's (e.g. `{model_providers: {mock: {stream_max_retries: 1}}}`). */
-  config?: CodexConfig;
-  /** Run this executable instead of the codex binary the SDK bundles (tests use a wrapper); as `executablePath`. */
-  codexPath?: string;
-}
+export type { CodexSdkDriverOptions };
 
 /** The mock's model name: one Codex knows (an unknown name adds a "model metadata not found" item). */
 const MOCK_MODEL = "gpt-5.5";
@@ -69,6 +64,7 @@ class CodexSdkDriver implements RuntimeDriver {
     if (this.#thread !== undefined) return;
     try {
       const sdk = await importAgentSdk(AGENT_PACKAGES.codexSdk, () => import("@openai/codex-sdk"));
+      this.#session.warnUntestedVersions([AGENT_PACKAGES.codexSdk]);
       const mock = this.#options.modelBaseUrl;
       const given = this.#options.executablePath ?? this.#options.codexPath;
       const program = given === undefined ? codexSdkBinary() : { path: given, pathDirs: [] };

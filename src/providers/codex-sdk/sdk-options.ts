@@ -2,11 +2,10 @@ import { delimiter, join } from "node:path";
 import { agentEnv } from "../../drivers/agent-env.js";
 import { MOCK_API_KEY } from "../../drivers/model-config.js";
 import { writeGuardScript } from "../../drivers/process-guard.js";
+import type { CodexConfig, CodexConfigValue } from "../../drivers/provider-options.js";
 import { makePrivateDir, makePrivateSubdir, removeDirs } from "../../drivers/temp-dirs.js";
 
-/** A `--config` tree as the SDK's `CodexOptions.config` takes it. */
-export type CodexConfig = { [key: string]: CodexConfigValue };
-export type CodexConfigValue = string | number | boolean | CodexConfigValue[] | CodexConfig;
+export type { CodexConfig, CodexConfigValue } from "../../drivers/provider-options.js";
 
 /**
  * Always on: exec 0.163 offers no `update_plan` tool unless asked, and without it a plan never reaches the host

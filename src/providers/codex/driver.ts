@@ -2,11 +2,12 @@ import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { agentEnv } from "../../drivers/agent-env.js";
-import { codexCommand } from "../../drivers/agent-programs.js";
+import { AGENT_PACKAGES, codexCommand } from "../../drivers/agent-programs.js";
 import { AwaitedCalls } from "../../drivers/awaited-calls.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { writeCodexHome } from "../../drivers/model-config.js";
 import { agentPidOf, HOST_KILL_AFTER_MS, killAgentGroup, spawnGuarded } from "../../drivers/process-guard.js";
+import type { CodexDriverOptions } from "../../drivers/provider-options.js";
 import { makePrivateDir, makePrivateSubdir, removeDirs } from "../../drivers/temp-dirs.js";
 import {
   type DriverOptions,
@@ -44,7 +45,7 @@ function defaultCommand(options: DriverOptions): string[] {
 }
 
 /** The real `codex app-server` of the pinned `@openai/codex`, driven over JSON-RPC on stdio. */
-export function createCodexDriver(options: DriverOptions): CodexAppServerDriver {
+export function createCodexDriver(options: CodexDriverOptions): CodexAppServerDriver {
   return new CodexAppServerDriver(options);
 }
 
@@ -88,6 +89,9 @@ export class CodexAppServerDriver implements RuntimeDriver {
   async start(): Promise<void> {
     const timeoutMs = this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
     try {
+      // The installed program's version, when it is the installed one that runs.
+      if (this.options.executablePath === undefined && this.options.agentCommand === undefined)
+        this.#session.warnUntestedVersions([AGENT_PACKAGES.codex]);
       await this.#spawn();
       await this.#call(
         "initialize",

@@ -1,0 +1,4 @@
+// What a web page imports: the pure parts, no Node built-in allowed (esbuild, platform browser).
+export * from "provider-runtime/contracts";
+export * from "provider-runtime/projection";
+export * from "provider-runtime/verify";
