@@ -33,7 +33,7 @@ const AGENTS = [
   "@openai/codex-sdk",
   "@anthropic-ai/claude-agent-sdk",
   "@agentclientprotocol/sdk",
-  "@zed-industries/claude-agent-acp",
+  "@agentclientprotocol/claude-agent-acp",
 ];
 
 /** gzip size budget of `provider-runtime/contracts` for the browser (measured: 38.6 KB with zod 4.6.7). */
