@@ -8,6 +8,7 @@ export {
   MOCK_API_KEY,
   writeCodexHome,
 } from "./agent-env.js";
+export { mockOptionsForAgent } from "./agent-scripts.js";
 export {
   MOCK_MODEL_HELP,
   type MockModelCommandControl,

@@ -2,12 +2,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { codexSdkBinary } from "../../src/drivers/agent-programs.js";
 import type { DriverOptions, RuntimeDriver } from "../../src/drivers/types.js";
+import { mockOptionsForAgent } from "../../src/mock-model/agent-scripts.js";
 import type { MockModelOptions } from "../../src/mock-model/index.js";
-import {
-  acpAgentCommand,
-  type KnownAcpAgent,
-  mockOptionsFor,
-} from "../../src/providers/acp/agent-commands.js";
+import { acpAgentCommand, type KnownAcpAgent } from "../../src/providers/acp/agent-commands.js";
 import { createAcpDriver } from "../../src/providers/acp/driver.js";
 import { createClaudeDriver } from "../../src/providers/claude/driver.js";
 import { createCodexDriver } from "../../src/providers/codex/driver.js";
@@ -138,7 +135,7 @@ export const DRIVER_CASES: DriverCase[] = [
   {
     name: "ACP: codex-acp",
     create: acpAgent("codex-acp"),
-    mock: mockOptionsFor("codex-acp"),
+    mock: mockOptionsForAgent("codex-acp"),
     support: {
       ...ALL,
       ...ACP_LIMITS,

@@ -1,3 +1,4 @@
+import { mockOptionsForAgent } from "../../src/mock-model/agent-scripts.js";
 import { acpAgentCommand, type KnownAcpAgent } from "../../src/providers/acp/agent-commands.js";
 import { createAcpDriver } from "../../src/providers/acp/driver.js";
 import { type DriverTarget, proxyCommand } from "./harness.js";
@@ -6,6 +7,7 @@ import { type DriverTarget, proxyCommand } from "./harness.js";
 export function acpTarget(agent: KnownAcpAgent): DriverTarget {
   return {
     name: `acp (${agent})`,
+    mock: mockOptionsForAgent(agent),
     make: async ({ cwd, modelBaseUrl, fault, limits }) => {
       const launch = await acpAgentCommand(agent, { modelBaseUrl, stateDir: `${cwd}-state` });
       return createAcpDriver({

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } 
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { EventChannel } from "../../src/drivers/event-channel.js";
 import { type RuntimeDriver, UnknownRequestError } from "../../src/drivers/types.js";
-import { type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
+import { type MockModelOptions, type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
 import { verifyEvents } from "../../src/verify/index.js";
 
 /** What the fault proxy does to the real program's stdout (see fault-proxy.cjs). */
@@ -45,6 +45,8 @@ export type BadLineOutcome =
 
 export interface DriverTarget {
   name: string;
+  /** How the mock model plays this program (e.g. codex-acp's shell call asking to leave its sandbox). */
+  mock?: MockModelOptions;
   make(options: MakeOptions): Promise<RuntimeDriver>;
   /** A stdout line of the program that means "a turn is under way". */
   midTurnLine: string;
@@ -168,7 +170,7 @@ export function describeFaults(target: DriverTarget): void {
     const drivers: RuntimeDriver[] = [];
 
     beforeAll(async () => {
-      mock = await startMockModel();
+      mock = await startMockModel(target.mock);
       work = await mkdtemp(join(tmpdir(), `faults-${target.name.replace(/\W+/g, "-")}-`));
       process.on("unhandledRejection", onUnhandled);
     });

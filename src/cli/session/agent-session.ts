@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createDriver, DRIVER_PROVIDERS, isDriverProvider } from "../../drivers/index.js";
 import type { DriverOptions, DriverProvider, RuntimeDriver } from "../../drivers/types.js";
-import { knownAcpAgentIn, mockOptionsFor } from "../../providers/acp/agent-commands.js";
+import { mockOptionsForAgent } from "../../mock-model/agent-scripts.js";
+import { knownAcpAgentIn } from "../../providers/acp/agent-commands.js";
 import { resolveAcpAgent } from "../commands/acp-agent.js";
 import { type CliIo, UsageError } from "../usage.js";
 import type { ApprovalPolicy } from "./approval-queue.js";
@@ -168,7 +169,7 @@ async function startMock(
 ): Promise<{ baseUrl: string; close: () => Promise<void> }> {
   const { startMockModel } = await import("../../mock-model/index.js");
   const server = await startMockModel(
-    mockOptionsFor(agent === undefined ? undefined : knownAcpAgentIn(agent)),
+    mockOptionsForAgent(agent === undefined ? undefined : knownAcpAgentIn(agent)),
   );
   return { baseUrl: server.baseUrl, close: async () => server.close() };
 }

@@ -2,8 +2,6 @@ import { join } from "node:path";
 import { acpAgentProgram } from "../../drivers/agent-programs.js";
 import { claudeModelEnv, writeCodexHome } from "../../drivers/model-config.js";
 import { makePrivateDir, makePrivateSubdir, writePrivateFile } from "../../drivers/temp-dirs.js";
-import { ESCALATED_SHELL } from "../../mock-model/scenarios.js";
-import type { MockModelOptions } from "../../mock-model/server.js";
 
 /** ACP agents published on npm that run offline against the mock model. */
 export const KNOWN_ACP_AGENTS = ["claude-agent-acp", "codex-acp"] as const;
@@ -35,14 +33,6 @@ export const HOST_APPROVAL_MODES: Record<KnownAcpAgent, string> = {
   "claude-agent-acp": "default",
   "codex-acp": "read-only",
 };
-
-/**
- * How the mock model plays each known agent: codex-acp's shell call asks to leave the sandbox, so that its
- * on-request policy brings the command to the host (see HOST_APPROVAL_MODES); claude-agent-acp needs nothing.
- */
-export function mockOptionsFor(agent: KnownAcpAgent | undefined): MockModelOptions {
-  return agent === "codex-acp" ? { script: ESCALATED_SHELL } : {};
-}
 
 /** The known agent a command line runs, recognised by its package name. */
 export function knownAcpAgentIn(commandLine: string): KnownAcpAgent | undefined {

@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ApprovalDecision } from "../../contracts/enums.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
+import { mockOptionsForAgent } from "../../mock-model/agent-scripts.js";
 import { MULTI_TURN_PROMPTS, SCENARIO_PROMPTS } from "../../mock-model/scenario-prompts.js";
 import { startMockModel } from "../../mock-model/server.js";
-import { acpAgentCommand, type KnownAcpAgent, mockOptionsFor } from "./agent-commands.js";
+import { acpAgentCommand, type KnownAcpAgent } from "./agent-commands.js";
 import { createAcpDriver } from "./driver.js";
 
 /** A recorded conversation: prompts sent one after the other, approvals answered with one decision. */
@@ -40,7 +41,7 @@ export async function runAcpScenario(
   scenario: AcpScenario,
   options: { sessionId?: string; timeoutMs?: number } = {},
 ): Promise<ScenarioRunResult> {
-  const mock = await startMockModel(mockOptionsFor(agent));
+  const mock = await startMockModel(mockOptionsForAgent(agent));
   const workDir = await mkdtemp(join(tmpdir(), `acp-${agent}-${scenario.name}-`));
   const transcript: string[] = [];
   const events: RuntimeEvent[] = [];
