@@ -123,3 +123,26 @@ describe("run --approve accept off a terminal (in-process, the fake agent)", () 
     expect(io.err()).not.toMatch(/approve\?/);
   });
 });
+
+describe("run against an agent offering session-mode options and calling a capability we do not offer", () => {
+  const MODES_RUN = [...FAKE_RUN.slice(0, -1), "modes"];
+
+  it("[a]lways on a terminal never selects a mode that widens permissions; the refused fs call is not a request", async () => {
+    const cli = new CliProcess(MODES_RUN, { tty: true });
+    await cli.waitFor("err", /Ready to code\?[\s\S]*approve\? /);
+    cli.type("a\r");
+    const events = await finished(cli);
+    expect(agentSaid(events)).toContain("answers: plan=default fs=-32601");
+    expect(opened(events)).toHaveLength(1);
+    expect(events.some((e) => e.type === "provider.event" && e.payload.name === "fs/read_text_file")).toBe(
+      true,
+    );
+    expect(cli.stderr).not.toMatch(/read_text_file[\s\S]*approve\?/);
+  });
+
+  it("--approve accept picks the one-call option too", async () => {
+    const cli = new CliProcess([...MODES_RUN.slice(0, 1), "--approve", "accept", ...MODES_RUN.slice(1)], {});
+    const events = await finished(cli);
+    expect(agentSaid(events)).toContain("answers: plan=default fs=-32601");
+  });
+});
