@@ -16,7 +16,7 @@ import {
   UnknownRequestError,
 } from "../../drivers/types.js";
 import { raw } from "../../kit/event-builder.js";
-import { OWNED_STATE_DIR_ENV, SESSION_MODE_ENV } from "./agent-commands.js";
+import { knownAcpAgentIn, OWNED_STATE_DIR_ENV, SESSION_MODE_ENV } from "./agent-commands.js";
 import { AgentProcess } from "./agent-process.js";
 import { AcpConnection } from "./connection.js";
 import { AcpMapper } from "./mapper.js";
@@ -87,7 +87,11 @@ class AcpDriver implements RuntimeDriver {
       await this.#removeOwnedDir();
       throw new Error(message);
     }
-    this.#session.warnUntestedVersions([AGENT_PACKAGES.acpSdk]);
+    const adapter = knownAcpAgentIn(this.command.join(" "));
+    this.#session.warnUntestedVersions([
+      AGENT_PACKAGES.acpSdk,
+      ...(adapter === undefined ? [] : [ADAPTER_PACKAGES[adapter]]),
+    ]);
     const env = agentEnv({
       credentials: acpAgentCredentials(this.provider === "cursor" ? "cursor" : "acp", this.command),
       mock: this.options.modelBaseUrl !== undefined,
@@ -267,6 +271,12 @@ function boundedLines(text: string, max: number): string {
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The npm package of each known adapter, whose installed version is checked against the tested one. */
+const ADAPTER_PACKAGES = {
+  "claude-agent-acp": AGENT_PACKAGES.claudeAgentAcp,
+  "codex-acp": AGENT_PACKAGES.codexAcp,
+} as const;
 
 /** Any ACP agent: `options.agentCommand` is its command line (`--provider acp --agent CMD`). */
 export function createAcpDriver(options: DriverOptions): RuntimeDriver {
