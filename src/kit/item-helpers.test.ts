@@ -1,7 +1,7 @@
 import { createTwoFilesPatch } from "diff";
 import { describe, expect, it } from "vitest";
 import { unwrapShellCommand } from "./shell-command.js";
-import { unifiedDiff } from "./unified-diff.js";
+import { unifiedDiff, withFileHeader } from "./unified-diff.js";
 
 /** jsdiff's own patch, as unifiedDiff wrote it before its whole-file fast path. */
 function jsdiffPatch(path: string, oldText: string, newText: string): string {
@@ -46,6 +46,15 @@ describe("unifiedDiff", () => {
       "--- a/w/a.txt\n+++ b/w/a.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n",
     );
     expect(unifiedDiff("n.txt", "", "x\n")?.startsWith("--- /dev/null\n+++ b/n.txt\n")).toBe(true);
+  });
+
+  it("puts the file header in front of bare hunks, the move's target as the new name", () => {
+    expect(withFileHeader("@@ -1 +1 @@\n-a\n+b\n", "/w/old", "/w/new")).toBe(
+      "--- a/w/old\n+++ b/w/new\n@@ -1 +1 @@\n-a\n+b\n",
+    );
+    expect(withFileHeader("--- a/x\n+++ b/x\n@@ -1 +1 @@\n", "other")).toBe(
+      "--- a/x\n+++ b/x\n@@ -1 +1 @@\n",
+    );
   });
 
   it("writes a whole added or deleted file exactly as jsdiff does", () => {

@@ -23,6 +23,15 @@ export function unifiedDiff(path: string, oldText: string, newText: string): str
   return patch.slice(patch.indexOf("---"));
 }
 
+/**
+ * Bare hunks (`@@ -1,2 +1,2 @@ …`, as Codex writes an update) as a unified diff a host can apply: the `---`/`+++`
+ * file header put in front (`to` differs from `from` for a move). Text that already has a header is returned as is.
+ */
+export function withFileHeader(hunks: string, from: string, to: string = from): string {
+  if (hunks.startsWith("--- ")) return hunks;
+  return `--- a/${stripSlash(from)}\n+++ b/${stripSlash(to)}\n${hunks}`;
+}
+
 /** The one hunk of a file added (`+`) or deleted (`-`) whole, as jsdiff writes it. */
 function wholeFileHunk(sign: "+" | "-", text: string): string {
   const lines = text.split("\n");

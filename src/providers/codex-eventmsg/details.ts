@@ -14,7 +14,7 @@ import type {
 } from "../../contracts/item-details.js";
 import { arr, asObject, isObject, type JsonObject, num, str } from "../../kit/guards.js";
 import { unwrapShellCommand } from "../../kit/shell-command.js";
-import { unifiedDiff } from "../../kit/unified-diff.js";
+import { unifiedDiff, withFileHeader } from "../../kit/unified-diff.js";
 import { pick, pickStr } from "./fields.js";
 
 /**
@@ -182,7 +182,7 @@ function fileChangeOf(path: string, change: JsonObject): FileChange | undefined 
       : { path, kind: "update" };
   const hunks = pickStr(change, "unified_diff", "unifiedDiff");
   if (hunks !== undefined && hunks.length > 0) {
-    out.diff = withHeader(hunks, path, out.movePath ?? path);
+    out.diff = withFileHeader(hunks, path, out.movePath ?? path);
     return out;
   }
   const oldText = str(pick(change, "old_content", "oldContent"));
@@ -203,16 +203,6 @@ function withDiff(
   const diff = diffOf(text);
   if (diff !== undefined) change.diff = diff;
   return change;
-}
-
-/** Codex's update diffs are bare hunks (`@@ -1 +1 @@ …`); a patch a host can apply starts at `---`/`+++`. */
-function withHeader(hunks: string, from: string, to: string): string {
-  if (hunks.startsWith("--- ")) return hunks;
-  return `--- a/${stripSlash(from)}\n+++ b/${stripSlash(to)}\n${hunks}`;
-}
-
-function stripSlash(path: string): string {
-  return path.startsWith("/") ? path.slice(1) : path;
 }
 
 // ── tools ───────────────────────────────────────────────────────────────────────────────────────────────

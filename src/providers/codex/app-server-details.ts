@@ -9,7 +9,7 @@ import type {
 } from "../../contracts/item-details.js";
 import { arr, isObject, type JsonObject, num, str } from "../../kit/guards.js";
 import { unwrapShellCommand } from "../../kit/shell-command.js";
-import { unifiedDiff } from "../../kit/unified-diff.js";
+import { unifiedDiff, withFileHeader } from "../../kit/unified-diff.js";
 
 /**
  * What a v2 ThreadItem of Codex 0.171.0 says, in the canonical item vocabulary: a short `title`, a one-line
@@ -75,10 +75,6 @@ function commandExecution(item: JsonObject): DescribedItem {
 }
 
 /** `a/…` / `b/…` names as a unified diff header writes them (absolute paths lose their leading slash). */
-function diffName(prefix: "a" | "b", path: string): string {
-  return `${prefix}/${path.startsWith("/") ? path.slice(1) : path}`;
-}
-
 /**
  * Codex's `diff` per change: the whole new file for an add, the whole old file for a delete, and for an update
  * the hunks `similar` writes (`@@ -1,2 +1,2 @@ …`, no file header). All become unified diffs with headers. An
@@ -88,9 +84,8 @@ function changeDiff(path: string, kind: FileChangeKind, movePath: string | undef
   if (native.length === 0) return undefined;
   if (kind === "add") return unifiedDiff(path, "", native);
   if (kind === "delete") return unifiedDiff(path, native, "");
-  if (native.startsWith("--- ")) return native;
-  if (!native.startsWith("@@ -")) return undefined;
-  return `--- ${diffName("a", path)}\n+++ ${diffName("b", movePath ?? path)}\n${native}`;
+  if (!native.startsWith("--- ") && !native.startsWith("@@ -")) return undefined;
+  return withFileHeader(native, path, movePath ?? path);
 }
 
 /** PatchChangeKind `{type: add|delete|update, move_path?}`; an update with a move path is a move. */
