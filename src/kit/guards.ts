@@ -17,6 +17,11 @@ export function num(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
+/** A safe integer (an exit code, a count), else undefined. */
+export function int(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isSafeInteger(value) ? value : undefined;
+}
+
 export function bool(value: unknown): boolean | undefined {
   return typeof value === "boolean" ? value : undefined;
 }

@@ -1,5 +1,6 @@
 import { createTwoFilesPatch } from "diff";
 import { describe, expect, it } from "vitest";
+import { splitMcpToolName } from "./mcp-tool-name.js";
 import { unwrapShellCommand } from "./shell-command.js";
 import { unifiedDiff, withFileHeader } from "./unified-diff.js";
 
@@ -67,5 +68,14 @@ describe("unifiedDiff", () => {
   it("gives up, rather than spend quadratic time, on texts that differ everywhere", () => {
     const lines = (prefix: string) => Array.from({ length: 5_000 }, (_, i) => `${prefix}${i}`).join("\n");
     expect(unifiedDiff("big.txt", lines("a"), lines("b"))).toBeUndefined();
+  });
+});
+
+describe("splitMcpToolName", () => {
+  it("splits mcp__<server>__<tool> at the server's end; other names are no MCP tool", () => {
+    expect(splitMcpToolName("mcp__docs__lookup")).toEqual({ server: "docs", tool: "lookup" });
+    expect(splitMcpToolName("mcp__gh__pull__list")).toEqual({ server: "gh", tool: "pull__list" });
+    expect(splitMcpToolName("mcp__docs")).toBeUndefined();
+    expect(splitMcpToolName("Bash")).toBeUndefined();
   });
 });

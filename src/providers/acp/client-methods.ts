@@ -3,12 +3,12 @@ import type { RuntimeEventRaw } from "../../contracts/envelope.js";
 import type { RuntimeEventType } from "../../contracts/event-types.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import type { EventBuilder } from "../../kit/event-builder.js";
-import { isObject, type JsonObject, str } from "../../kit/guards.js";
+import { int, isObject, type JsonObject, str } from "../../kit/guards.js";
 import { providerEvent } from "../../kit/warnings.js";
 import { decisionOfOption } from "./permission-options.js";
 import type { AcpSessionState, InboundRequest } from "./session-state.js";
 import { requestTypeOfToolKind, toolItemIdOf } from "./tool-calls.js";
-import { commandLine, int } from "./tool-facts.js";
+import { commandLine } from "./tool-facts.js";
 
 export interface ClientMethodInput {
   state: AcpSessionState;

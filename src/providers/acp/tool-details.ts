@@ -6,11 +6,11 @@ import type {
   FileChangeKind,
   ItemDetails,
 } from "../../contracts/item-details.js";
-import { isObject, type JsonObject, num, own, str } from "../../kit/guards.js";
+import { int, isObject, type JsonObject, own, str } from "../../kit/guards.js";
 import { unwrapShellCommand } from "../../kit/shell-command.js";
 import { unifiedDiff } from "../../kit/unified-diff.js";
-import { fileChangesPatch } from "../codex-eventmsg/details.js";
-import { commandLine, int, type TerminalFacts, type ToolFacts, terminalOfTool } from "./tool-facts.js";
+import { durationMsOf, fileChangesPatch } from "../codex-eventmsg/details.js";
+import { commandLine, type TerminalFacts, type ToolFacts, terminalOfTool } from "./tool-facts.js";
 
 /**
  * The title and typed details of a tool item (DESIGN.md §2), from what its records said, by ACP ToolKind and
@@ -68,13 +68,7 @@ function commandView(facts: ToolFacts, terminals: Terminals): ToolView {
 /** `durationMs` / `duration_ms` in ms, or Codex's `duration` `{secs, nanos}` (codex-acp's rawOutput). */
 function durationOf(output: JsonObject | undefined): number | undefined {
   if (output === undefined) return undefined;
-  const ms = num(output.durationMs) ?? num(output.duration_ms);
-  if (ms !== undefined) return ms;
-  const duration = output.duration;
-  if (!isObject(duration)) return undefined;
-  const secs = num(duration.secs);
-  const nanos = num(duration.nanos);
-  return secs === undefined || nanos === undefined ? undefined : secs * 1000 + nanos / 1e6;
+  return durationMsOf(output);
 }
 
 function fileChangeView(facts: ToolFacts): ToolView {

@@ -1,4 +1,4 @@
-import { arr, isObject, type JsonObject, num, str } from "../../kit/guards.js";
+import { arr, int, isObject, type JsonObject, str } from "../../kit/guards.js";
 
 /**
  * What the records of one tool call have said so far. An ACP `tool_call_update` carries only the fields that
@@ -71,11 +71,6 @@ export function terminalOutputDelta(update: JsonObject): string | undefined {
   const delta = isObject(meta?.terminal_output_delta) ? meta.terminal_output_delta : undefined;
   const data = str(delta?.data);
   return data === undefined || data.length === 0 ? undefined : data;
-}
-
-export function int(value: unknown): number | undefined {
-  const n = num(value);
-  return n !== undefined && Number.isInteger(n) ? n : undefined;
 }
 
 /** What the client knows of a terminal it created for the agent (`terminal/create` and the answers after it). */

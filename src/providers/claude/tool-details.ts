@@ -16,6 +16,7 @@ import type {
   McpToolCallDetails,
 } from "../../contracts/item-details.js";
 import { arr, asObject, isObject, type JsonObject, own, str } from "../../kit/guards.js";
+import { splitMcpToolName } from "../../kit/mcp-tool-name.js";
 import { fileChangeFromInput, fileChangeFromResult } from "./file-changes.js";
 import type { ToolState } from "./state.js";
 
@@ -114,11 +115,7 @@ export function titleOf(tool: ToolState): string {
 /** `mcp__<server>__<tool>` (Claude Code's naming), or an `mcp_tool_use` block's `server_name` and name. */
 function mcpName(tool: ToolState): McpToolCallDetails | undefined {
   if (tool.serverName !== undefined) return { server: tool.serverName, tool: tool.toolName };
-  if (!tool.toolName.startsWith("mcp__")) return undefined;
-  const rest = tool.toolName.slice("mcp__".length);
-  const cut = rest.indexOf("__");
-  if (cut <= 0 || cut + 2 >= rest.length) return undefined;
-  return { server: rest.slice(0, cut), tool: rest.slice(cut + 2) };
+  return splitMcpToolName(tool.toolName);
 }
 
 function dynamicBase(tool: ToolState): DynamicToolCallDetails {

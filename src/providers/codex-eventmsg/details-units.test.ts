@@ -118,7 +118,7 @@ describe("tool details", () => {
     expect(webSearchPatch({ action: { type: "search", queries: ["a", "b"] } })).toEqual({ query: "a, b" });
   });
 
-  it("rollout calls: shell_command, local_shell, apply_patch as a function, MCP names that split one way", () => {
+  it("rollout calls: shell_command, local_shell, apply_patch as a function, MCP names split at the server", () => {
     expect(
       callPatch("command_execution", "shell_command", {
         arguments: '{"command":"git status","workdir":"/repo"}',
@@ -139,7 +139,11 @@ describe("tool details", () => {
       tool: "lookup",
       arguments: { q: 1 },
     });
-    expect(callPatch("mcp_tool_call", "mcp__a__b__c", { arguments: "{}" })).toEqual({});
+    // the server ends at the first `__` (the same split as Claude's MCP tools): the tool may hold `__`
+    expect(callPatch("mcp_tool_call", "mcp__a__b__c", { arguments: "{}" })).toMatchObject({
+      server: "a",
+      tool: "b__c",
+    });
     expect(callPatch("command_execution", "write_stdin", { arguments: '{"chars":"y"}' })).toEqual({});
   });
 

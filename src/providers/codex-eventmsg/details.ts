@@ -12,7 +12,7 @@ import type {
   TextDetails,
   WebSearchDetails,
 } from "../../contracts/item-details.js";
-import { arr, asObject, isObject, type JsonObject, num, str } from "../../kit/guards.js";
+import { arr, asObject, int, isObject, type JsonObject, num, str } from "../../kit/guards.js";
 import { unwrapShellCommand } from "../../kit/shell-command.js";
 import { unifiedDiff, withFileHeader } from "../../kit/unified-diff.js";
 import { pick, pickStr } from "./fields.js";
@@ -104,8 +104,8 @@ export function commandPatch(p: JsonObject, cwdNames: readonly string[] = CWD_NA
   }
   const cwd = pathOf(pick(p, ...cwdNames));
   if (cwd !== undefined) patch.cwd = cwd;
-  const exitCode = pick(p, "exit_code", "exitCode");
-  if (typeof exitCode === "number" && Number.isSafeInteger(exitCode)) patch.exitCode = exitCode;
+  const exitCode = int(pick(p, "exit_code", "exitCode"));
+  if (exitCode !== undefined) patch.exitCode = exitCode;
   const durationMs = durationMsOf(p);
   if (durationMs !== undefined) patch.durationMs = durationMs;
   return patch;
@@ -121,7 +121,7 @@ function commandOf(value: unknown): { command: string; shell?: string } | undefi
 }
 
 /** `duration_ms` / `durationMs` (milliseconds), or serde's `Duration` `{secs, nanos}`. */
-function durationMsOf(p: JsonObject): number | undefined {
+export function durationMsOf(p: JsonObject): number | undefined {
   const ms = num(pick(p, "duration_ms", "durationMs"));
   if (ms !== undefined) return ms >= 0 ? ms : undefined;
   const duration = asObject(p.duration);

@@ -1,5 +1,6 @@
 import type { CanonicalItemType } from "../../contracts/enums.js";
-import { asObject, type JsonObject, num, str } from "../../kit/guards.js";
+import { asObject, int, type JsonObject, num, str } from "../../kit/guards.js";
+import { splitMcpToolName } from "../../kit/mcp-tool-name.js";
 import { applyPatchChanges } from "./apply-patch.js";
 import { commandPatch, type DetailsPatch, imagePatch, webSearchPatch } from "./details.js";
 import { pickStr } from "./fields.js";
@@ -59,11 +60,10 @@ export function outputOf(value: unknown, itemType: CanonicalItemType): CallOutpu
   if (object !== undefined) {
     const text = pickStr(object, "output", "content") ?? (typeof value === "string" ? value : "");
     const metadata = asObject(object.metadata);
-    const exitCode = metadata?.exit_code;
+    const exitCode = int(metadata?.exit_code);
     const seconds = num(metadata?.duration_seconds);
     const details: DetailsPatch = {};
-    if (isCommand && typeof exitCode === "number" && Number.isSafeInteger(exitCode))
-      details.exitCode = exitCode;
+    if (isCommand && exitCode !== undefined) details.exitCode = exitCode;
     if (isCommand && seconds !== undefined && seconds >= 0) details.durationMs = seconds * 1000;
     if (isToolResult(itemType)) details.result = value;
     const failed = (typeof exitCode === "number" && exitCode !== 0) || object.success === false;
@@ -103,9 +103,10 @@ function commandHeader(text: string): DetailsPatch {
   return details;
 }
 
-/** `mcp__<server>__<tool>` (or `server/tool`), only when the name splits one way. */
+/** `mcp__<server>__<tool>`, or `server/tool` when it splits one way. */
 function mcpTarget(name: string): { server: string; tool: string } | undefined {
-  const parts = name.startsWith("mcp__") ? name.slice(5).split("__") : name.split("/");
+  if (name.startsWith("mcp__")) return splitMcpToolName(name);
+  const parts = name.split("/");
   if (parts.length !== 2) return undefined;
   const [server = "", tool = ""] = parts;
   return server.length > 0 && tool.length > 0 ? { server, tool } : undefined;

@@ -2,7 +2,7 @@ import type { CanonicalItemType, ContentStreamKind, ItemStatus } from "../../con
 import type { RuntimeEventType } from "../../contracts/event-types.js";
 import type { FileChange, FileChangeKind, ItemDetails } from "../../contracts/item-details.js";
 import type { PlanStep } from "../../contracts/payloads.js";
-import { arr, isObject, type JsonObject, num, str } from "../../kit/guards.js";
+import { arr, int, isObject, type JsonObject, num, str } from "../../kit/guards.js";
 import { unwrapShellCommand } from "../../kit/shell-command.js";
 
 /** What one snapshot of a native item says: its label, its typed details and its content. */
@@ -54,7 +54,7 @@ export const CODEX_SDK_ITEM_KINDS: Record<string, ItemKind> = {
     stream: { kind: "command_output", textOf: (item) => str(item.aggregated_output) },
     describe(item) {
       const native = str(item.command);
-      const exitCode = integer(item.exit_code);
+      const exitCode = int(item.exit_code);
       const data = defined({
         command: native,
         aggregatedOutput: str(item.aggregated_output),
@@ -185,10 +185,6 @@ function todoItems(item: JsonObject): Array<{ text: string; completed: boolean }
     if (text !== undefined) out.push({ text, completed: todo.completed === true });
   }
   return out;
-}
-
-function integer(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isSafeInteger(value) ? value : undefined;
 }
 
 function firstLine(text: string): string {
