@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { acpDefinition } from "./definition.js";
 
+// Hand-written records: the maintained adapters never call fs/* or terminal/* of a client that did not offer them,
+// so no recording of ours holds such a call; the shapes are ACP's (initialize, fs/read_text_file, terminal/create).
 const initialize = (fs: boolean, terminal: boolean) => ({
   jsonrpc: "2.0",
   id: 0,
