@@ -64,7 +64,8 @@ export function outputOf(value: unknown, itemType: CanonicalItemType): CallOutpu
     const seconds = num(metadata?.duration_seconds);
     const details: DetailsPatch = {};
     if (isCommand && exitCode !== undefined) details.exitCode = exitCode;
-    if (isCommand && seconds !== undefined && seconds >= 0) details.durationMs = seconds * 1000;
+    const ms = seconds === undefined ? undefined : seconds * 1000;
+    if (isCommand && ms !== undefined && ms >= 0 && Number.isFinite(ms)) details.durationMs = ms;
     if (isToolResult(itemType)) details.result = value;
     const failed = (typeof exitCode === "number" && exitCode !== 0) || object.success === false;
     return { text, failed, details };
@@ -99,7 +100,8 @@ function commandHeader(text: string): DetailsPatch {
     if (Number.isSafeInteger(code)) details.exitCode = code;
   }
   const wall = WALL.exec(header);
-  if (wall !== null) details.durationMs = Number(wall[1]) * 1000;
+  const wallMs = wall === null ? Number.NaN : Number(wall[1]) * 1000;
+  if (Number.isFinite(wallMs)) details.durationMs = wallMs;
   return details;
 }
 

@@ -7,7 +7,7 @@ import type {
   McpToolCallDetails,
   WebSearchDetails,
 } from "../../contracts/item-details.js";
-import { arr, isObject, type JsonObject, num, str } from "../../kit/guards.js";
+import { arr, int, isObject, type JsonObject, num, str } from "../../kit/guards.js";
 import { unwrapShellCommand } from "../../kit/shell-command.js";
 import { unifiedDiff, withFileHeader } from "../../kit/unified-diff.js";
 
@@ -65,8 +65,8 @@ function commandExecution(item: JsonObject): DescribedItem {
   const details: CommandExecutionDetails = { command: unwrapped.command };
   if (unwrapped.shell !== undefined) details.shell = unwrapped.shell;
   if (cwd !== undefined) details.cwd = cwd;
-  const exitCode = num(item.exitCode);
-  if (exitCode !== undefined && Number.isInteger(exitCode)) details.exitCode = exitCode;
+  const exitCode = int(item.exitCode);
+  if (exitCode !== undefined) details.exitCode = exitCode;
   const durationMs = num(item.durationMs);
   if (durationMs !== undefined) details.durationMs = durationMs;
   return cwd === undefined
