@@ -23,6 +23,11 @@ export interface DriverOptions {
   cwd: string;
   /** Canonical session id; default: a fresh one. */
   sessionId?: string;
+  /**
+   * The sequence of the session's last stored event: a session resumed with the same `sessionId` goes on from
+   * it (the server's restore). Default 0.
+   */
+  sequenceAfter?: number;
   model?: string;
   /** Base URL of a model server to use instead of the real API (the mock model). */
   modelBaseUrl?: string;

@@ -31,6 +31,7 @@ export abstract class BaseMapper implements RuntimeMapper {
       sessionId: options.sessionId,
       provider,
       clock: options.clock ?? fixedClock,
+      sequenceAfter: options.sequenceAfter,
     });
     this.lifecycle = new LifecycleTracker(this.cap);
     this.states = new StateSemantics(this.cap);

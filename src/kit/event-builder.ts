@@ -33,6 +33,8 @@ export interface EventBuilderOptions {
   provider: ProviderKind;
   /** Injected clock: mappers have none of their own. Used when the record carries no timestamp. */
   clock: () => string;
+  /** The sequence to go on from (a resumed session's last); default 0, so the first event is 1. */
+  sequenceAfter?: number | undefined;
 }
 
 /** Mints envelopes: event id, per-session sequence, time, ids and raw. Builds exactly the schema's shape. */
@@ -49,6 +51,7 @@ export class EventBuilder {
     this.sessionId = options.sessionId;
     this.provider = options.provider;
     this.#clock = options.clock;
+    this.#sequence = options.sequenceAfter ?? 0;
   }
 
   get sequence(): number {

@@ -21,6 +21,8 @@ export interface MapperOptions {
   clock?: () => string;
   /** Cap of each correlation table. */
   maxOpenEntries?: number;
+  /** The sequence of the session's last event so far (a resumed session goes on from it); default 0. */
+  sequenceAfter?: number | undefined;
 }
 
 /** A small state machine per session: native records in, canonical events out. Never throws. */

@@ -60,7 +60,7 @@ class AcpDriver implements RuntimeDriver {
     readonly notInstalledMessage?: string,
   ) {
     this.sessionId = sessionIdFor(options);
-    this.#mapper = new AcpMapper(profile, { sessionId: this.sessionId });
+    this.#mapper = new AcpMapper(profile, { sessionId: this.sessionId, sequenceAfter: options.sequenceAfter });
     // a prompt's reply ends its turn: only the other requests' replies pass back-pressure
     this.#session = new DriverSession(this.#mapper, {
       ...options,

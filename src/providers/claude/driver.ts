@@ -85,7 +85,7 @@ class ClaudeDriver implements RuntimeDriver {
   constructor(options: ClaudeDriverOptions) {
     this.#options = options;
     this.sessionId = sessionIdFor(options);
-    this.#mapper = new ClaudeSdkMapper({ sessionId: this.sessionId });
+    this.#mapper = new ClaudeSdkMapper({ sessionId: this.sessionId, sequenceAfter: options.sequenceAfter });
     this.#nativeSessionId = options.resume ?? randomUUID();
     this.#session = new DriverSession(this.#mapper, options);
     this.events = this.#session.channel;

@@ -55,7 +55,7 @@ class CodexSdkDriver implements RuntimeDriver {
   constructor(options: CodexSdkDriverOptions) {
     this.#options = options;
     this.sessionId = sessionIdFor(options);
-    this.#mapper = new CodexSdkMapper({ sessionId: this.sessionId });
+    this.#mapper = new CodexSdkMapper({ sessionId: this.sessionId, sequenceAfter: options.sequenceAfter });
     this.#session = new DriverSession(this.#mapper, options);
     this.events = this.#session.channel;
   }

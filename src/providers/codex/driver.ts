@@ -68,7 +68,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
 
   constructor(readonly options: DriverOptions) {
     this.sessionId = sessionIdFor(options);
-    this.#mapper = new CodexAppServerMapper({ sessionId: this.sessionId });
+    this.#mapper = new CodexAppServerMapper({ sessionId: this.sessionId, sequenceAfter: options.sequenceAfter });
     this.#session = new DriverSession(this.#mapper, { ...options, awaitedCalls: new AwaitedCalls() });
   }
 

@@ -1,0 +1,86 @@
+import * as z from "zod";
+import { ApprovalDecision, SessionState } from "../contracts/enums.js";
+
+/**
+ * The server's request and response bodies (DESIGN.md §9), one zod schema each: the server validates with them
+ * and generates its OpenAPI document from them; the remote client and the inspector take their types.
+ */
+
+export const API_PROVIDERS = ["codex", "codex-sdk", "claude", "cursor", "acp"] as const;
+
+export const CreateSessionBody = z
+  .object({
+    provider: z.enum(API_PROVIDERS).describe("The driver to run."),
+    cwd: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The agent's working directory; must lie inside the server's --root."),
+    model: z.string().min(1).optional().describe("The model the agent should use."),
+    agent: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe("An ACP agent's command line (provider acp), or a known agent's name as its first word."),
+    resume: z.string().min(1).optional().describe("A native thread or session id to resume."),
+  })
+  .strict();
+export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
+
+export const SessionSummary = z.object({
+  id: z.string().describe("The canonical session id."),
+  provider: z.string().describe("The driver provider, or an imported history's source."),
+  origin: z.enum(["live", "import"]).describe("`import`: read-only history."),
+  state: SessionState,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  lastSequence: z.number().int().min(0).describe("The sequence of the last stored event."),
+  openRequests: z.number().int().min(0).describe("Requests awaiting an answer."),
+  cwd: z.string().optional(),
+  model: z.string().optional(),
+  title: z.string().optional().describe("The first prompt, shortened."),
+  exited: z.boolean().describe("The agent has exited; a new turn resumes it natively."),
+});
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+export const SessionList = z.object({ sessions: z.array(SessionSummary) });
+export type SessionList = z.infer<typeof SessionList>;
+
+export const SessionDetail = z.object({
+  session: SessionSummary,
+  view: z.unknown().describe("The projection's thread view of the stored events."),
+});
+
+export const TurnBody = z.object({ text: z.string().min(1).describe("The user's prompt.") }).strict();
+export type TurnBody = z.infer<typeof TurnBody>;
+
+export const RespondBody = z
+  .object({
+    decision: ApprovalDecision,
+    answers: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+    message: z.string().optional(),
+    payload: z.unknown().optional(),
+  })
+  .strict();
+export type RespondBody = z.infer<typeof RespondBody>;
+
+export const EVENTS_PAGE_LIMIT = 1_000;
+
+export const EventsQuery = z.object({
+  after: z.coerce.number().int().min(0).optional().describe("Events with a sequence above this; default 0."),
+  limit: z.coerce.number().int().min(1).max(EVENTS_PAGE_LIMIT).optional(),
+});
+
+export const EventsPage = z.object({
+  events: z.array(z.unknown()).describe("Canonical events, exactly as the driver emitted them."),
+  next: z.number().int().min(0).describe("The `after` of the next page (the last sequence returned)."),
+});
+
+export const Health = z.object({ ok: z.boolean(), version: z.string() });
+export type Health = z.infer<typeof Health>;
+
+export const ErrorBody = z.object({
+  error: z.string().describe("What was wrong, in a sentence."),
+  field: z.string().optional().describe("For a 400: the path of the first bad field."),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;

@@ -1,0 +1,66 @@
+import type { SessionState } from "../contracts/enums.js";
+import type { RuntimeEvent } from "../contracts/events.js";
+
+/** Where a stored session came from: a live agent the server ran, or a history file `import` read. */
+export type SessionOrigin = "live" | "import";
+
+/**
+ * One session of the registry. The server writes `provider`..`native` when it creates or resumes a session and
+ * keeps the summary fields (`state`, `lastSequence`, `openRequests`, `title`, `exited`) in step with the events.
+ */
+export interface SessionRecord {
+  /** The canonical session id (`ses_…`). */
+  id: string;
+  /** The driver provider (`codex`, `claude`, …) or, for an import, its source (`claude-code`, `codex-rollout`). */
+  provider: string;
+  origin: SessionOrigin;
+  createdAt: string;
+  /** Time of the last stored event (or of the record's creation). */
+  updatedAt: string;
+  cwd?: string;
+  model?: string;
+  /** An ACP agent's command line. */
+  agent?: string[];
+  /**
+   * What the provider needs to resume natively: the native thread/session id once known, and the session's own
+   * state dir under `DATA/` (CODEX_HOME, Claude's config dir).
+   */
+  native?: { resumeId?: string; stateDir?: string };
+  state: SessionState;
+  lastSequence: number;
+  openRequests: number;
+  /** The first user prompt, shortened, for lists. */
+  title?: string;
+  /** True once `session.exited` is stored: a new turn must resume the agent. */
+  exited: boolean;
+  /** Import bookkeeping: the file and how much of it is normalized into the store. */
+  importedFrom?: { path: string; bytes: number; mtimeMs: number };
+  /** Cluster: the node that runs the session's agent and until when its lease holds (ISO time). */
+  owner?: { node: string; leaseUntil: string };
+}
+
+export type SessionPatch = Partial<Omit<SessionRecord, "id" | "createdAt">>;
+
+/**
+ * The durable log behind `serve` and `import`: the session registry, every canonical event and every native
+ * record once. Two implementations: SQLite on one machine (`sqlite-store.ts`), JetStream for a cluster.
+ *
+ * Contract:
+ * - `append` resolves once the events are durable; events of a session are appended in sequence order, with
+ *   no gap, and an event already stored (same sequence) is not stored twice.
+ * - Events come back exactly as appended (the same JSON, `raw` included, key order kept).
+ * - `follow` yields the stored events after `after`, then every event appended later, in order, each once,
+ *   until `signal` aborts (then it returns).
+ */
+export interface SessionStore {
+  createSession(record: SessionRecord): Promise<void>;
+  updateSession(id: string, patch: SessionPatch): Promise<void>;
+  getSession(id: string): Promise<SessionRecord | undefined>;
+  listSessions(): Promise<SessionRecord[]>;
+  append(sessionId: string, events: readonly RuntimeEvent[]): Promise<void>;
+  /** Up to `limit` events with sequence > `after`, in order. */
+  readEvents(sessionId: string, after: number, limit: number): Promise<RuntimeEvent[]>;
+  follow(sessionId: string, after: number, signal: AbortSignal): AsyncIterable<RuntimeEvent>;
+  /** Flushes what is batched and releases the store. */
+  close(): Promise<void>;
+}
