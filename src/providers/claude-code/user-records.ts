@@ -1,0 +1,66 @@
+/**
+ * `user` records. In the main chain one of: tool results (they complete tool items, as in a live session), a
+ * meta record Claude Code wrote for the model (`isMeta`: caveats, expanded skills), a compaction summary, the
+ * user's interruption marker, a local command's output, or a prompt. A prompt (a slash command included: it is
+ * what the user typed) starts a turn. Sidechain records are a subagent's prompt and tool results: they stay in
+ * the turn that spawned the subagent, linked to its Agent/Task item.
+ */
+import type { RuntimeEvent } from "../../contracts/events.js";
+import { arr, asObject, idKey, isObject, preview } from "../../kit/guards.js";
+import { emit } from "../claude/context.js";
+import { outputText } from "../claude/tool-items.js";
+import { mapUserMessage, userMessageItem } from "../claude/user-messages.js";
+import { approvalEvents } from "./approvals.js";
+import { isSidechain, type SessionFileContext } from "./context.js";
+import { INTERRUPT_MARKERS } from "./record-kinds.js";
+import { endTurn, startPromptTurn } from "./turns.js";
+
+const LOCAL_OUTPUT = /^\s*<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr)>/;
+const COMMAND_NAME = /<command-name>([^<]*)<\/command-name>/;
+const COMMAND_ARGS = /<command-args>([^<]*)<\/command-args>/;
+
+export function mapUserRecord(ctx: SessionFileContext): RuntimeEvent[] {
+  const { record } = ctx;
+  const message = asObject(record.message);
+  if (message === undefined)
+    return [
+      emit(ctx, "runtime.warning", {
+        message: "malformed user record: no message",
+        detail: { reason: "malformed-record", kind: "user" },
+      }),
+    ];
+  const content = message.content;
+  const blocks = arr(content);
+  const results = (blocks ?? []).filter((block) => isObject(block) && block.type === "tool_result");
+  if (isSidechain(record)) return mapUserMessage(ctx);
+  if (results.length > 0) {
+    const events: RuntimeEvent[] = [];
+    if (results.length === 1) {
+      const toolUseId = idKey(asObject(results[0])?.tool_use_id);
+      if (toolUseId !== undefined) events.push(...approvalEvents(ctx, toolUseId));
+    }
+    events.push(...mapUserMessage(ctx));
+    return events;
+  }
+  const text = outputText(content);
+  if (record.isMeta === true) return [note(ctx, "user:meta", text)];
+  if (record.isCompactSummary === true) return [note(ctx, "user:compact_summary", text)];
+  if (INTERRUPT_MARKERS.includes(text.trim()))
+    return [note(ctx, "user:interrupted", text), ...endTurn(ctx, "interrupted", "interrupted by the user")];
+  if (LOCAL_OUTPUT.test(text)) return [note(ctx, "user:local_command_output", text)];
+  const events = startPromptTurn(ctx);
+  events.push(...userMessageItem(ctx, commandLine(text) ?? text));
+  return events;
+}
+
+/** `<command-name>/mcp</command-name>…<command-args>x</command-args>` → `/mcp x`: what the user typed. */
+function commandLine(text: string): string | undefined {
+  const name = COMMAND_NAME.exec(text)?.[1]?.trim();
+  if (name === undefined || name.length === 0) return undefined;
+  const args = COMMAND_ARGS.exec(text)?.[1]?.trim() ?? "";
+  return args.length > 0 ? `${name} ${args}` : name;
+}
+
+function note(ctx: SessionFileContext, name: string, text: string): RuntimeEvent {
+  return emit(ctx, "provider.event", { name, summary: preview(text) });
+}
