@@ -18,6 +18,16 @@ import type { RuntimeEvent } from "../../contracts/events.js";
 import { REPLAY_EPOCH } from "../../kit/mapper.js";
 import { verifyEvents } from "../../verify/index.js";
 
+/** The approvals and questions of a stream: each request's events in order, with type and decision. */
+const requestFlow = (events: RuntimeEvent[]) =>
+  events.flatMap((e) => {
+    if (e.type === "request.opened") return [`opened:${e.payload.requestType}:${e.payload.detail}`];
+    if (e.type === "request.resolved") return [`resolved:${e.payload.decision}`];
+    if (e.type === "user-input.requested") return [`asked:${JSON.stringify(e.payload.questions)}`];
+    if (e.type === "user-input.resolved") return [`answered:${JSON.stringify(e.payload.answers)}`];
+    return [];
+  });
+
 const REAL_FILE = "/work/shared/fixtures/real/claude-code-session-2.1.38-spotter.jsonl";
 
 /** The done-when checks of a normalized session file against what the file says by itself. */
@@ -60,6 +70,7 @@ describe("claude-code: recorded session files (real Claude Code against the mock
       const file = parseEvents(await normalizeFile("claude-code", sessionFile(name), "s"));
       const live = parseEvents(await normalizeFile("claude-sdk", liveTranscript(name), "s"));
       expect(turnItems(file)).toEqual(turnItems(live));
+      expect(requestFlow(file)).toEqual(requestFlow(live));
       expect(assistantDeltas(file)).toBe(assistantDeltas(live));
       expect(turnItems(file).length).toBeGreaterThan(0);
     });
