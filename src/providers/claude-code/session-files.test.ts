@@ -16,7 +16,9 @@ import {
 } from "../../../test/claude-code/session-facts.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { REPLAY_EPOCH } from "../../kit/mapper.js";
+import { parseTranscriptLine } from "../../kit/transcript.js";
 import { verifyEvents } from "../../verify/index.js";
+import { claudeCodeDefinition } from "./definition.js";
 
 /** The approvals and questions of a stream: each request's events in order, with type and decision. */
 const requestFlow = (events: RuntimeEvent[]) =>
@@ -99,6 +101,35 @@ describe("claude-code: recorded session files (real Claude Code against the mock
       (e) => e.type === "item.completed" && e.payload.itemType === "command_execution",
     );
     expect(shell?.type === "item.completed" ? shell.payload.status : undefined).toBe("declined");
+  });
+
+  it("a file that grew: its new part mapped alone gets the same turn and item ids as in the whole file", async () => {
+    const lines = readFileSync(sessionFile("multi-turn"), "utf8").split("\n").filter(Boolean);
+    const second = lines.findLastIndex((line) => /"type":"user".*"content":"mock:/.test(line));
+    expect(second).toBeGreaterThan(0);
+    const map = (part: string[], sequenceAfter = 0) => {
+      const mapper = claudeCodeDefinition.create({ sessionId: "s", sequenceAfter });
+      const events = part.flatMap((line) => {
+        const entry = parseTranscriptLine(line);
+        return entry === undefined ? [] : mapper.map(entry);
+      });
+      return [...events, ...mapper.finish()];
+    };
+    const whole = map(lines);
+    const before = map(lines.slice(0, second));
+    const grown = map(lines.slice(second), before.length);
+    const ids = (events: RuntimeEvent[], type: RuntimeEvent["type"]) => [
+      ...new Set(events.filter((e) => e.type === type).map((e) => e.turnId ?? e.itemId)),
+    ];
+    expect([...ids(before, "turn.started"), ...ids(grown, "turn.started")]).toEqual(
+      ids(whole, "turn.started"),
+    );
+    const lastTurn = ids(whole, "turn.started").at(-1);
+    const itemsOf = (events: RuntimeEvent[]) =>
+      events.filter((e) => e.type === "item.completed" && e.turnId === lastTurn).map((e) => e.itemId);
+    expect(itemsOf(grown)).toEqual(itemsOf(whole));
+    expect(grown[0]?.sequence).toBe(before.length + 1);
+    expect(verifyEvents([...before, ...grown])).toEqual([]);
   });
 
   it("an API error ends the turn failed, with its message", async () => {

@@ -6,14 +6,27 @@
  */
 import type { TurnState } from "../../contracts/enums.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
+import { str } from "../../kit/guards.js";
+import { mintId } from "../../kit/ids.js";
 import { emit } from "../claude/context.js";
 import { closeTurnContents, ensureTurn } from "../claude/turns.js";
 import type { SessionFileContext } from "./context.js";
 
-/** A prompt: the open turn ends, a new one starts. */
+/**
+ * A prompt: the open turn ends, a new one starts. Its id comes from the prompt record's `uuid` (not from a count
+ * of turns), so the part of a file that grew after an import gets turn ids of its own when mapped alone.
+ */
 export function startPromptTurn(ctx: SessionFileContext): RuntimeEvent[] {
   const events = endTurn(ctx, "completed", "next prompt");
-  events.push(...ensureTurn(ctx));
+  const uuid = str(ctx.record.uuid);
+  if (uuid === undefined) events.push(...ensureTurn(ctx));
+  else {
+    const { state } = ctx;
+    state.turnCount += 1;
+    state.turnId = mintId(state.sessionId, "turn", `prompt:${uuid}`);
+    state.interruptRequested = false;
+    events.push(emit(ctx, "turn.started", {}));
+  }
   resetTurn(ctx);
   return events;
 }
