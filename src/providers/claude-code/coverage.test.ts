@@ -1,12 +1,20 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { installedSessionKinds } from "../../../test/claude-code/installed-surface.js";
-import { CLAUDE_CODE_FIXTURES } from "../../../test/claude-code/recordings.js";
+import {
+  CLAUDE_CODE_FIXTURES,
+  normalizeFile,
+  RECORDED_SCENARIOS,
+  sessionFile,
+} from "../../../test/claude-code/recordings.js";
+import type { RuntimeEvent } from "../../contracts/events.js";
 import { claudeCodeCoverage } from "./definition.js";
 import { CLAUDE_CODE_VERSION, PROGRESS_TYPES, SYSTEM_SUBTYPES } from "./record-kinds.js";
 import { RECORD_KINDS } from "./record-table.js";
 import { kindOf } from "./session-mapper.js";
+
+const REAL_FILE = "/work/shared/fixtures/real/claude-code-session-2.1.38-spotter.jsonl";
 
 describe("claude-code coverage", () => {
   const installed = installedSessionKinds();
@@ -40,6 +48,37 @@ describe("claude-code coverage", () => {
     expect([...versions]).toEqual([CLAUDE_CODE_VERSION]);
     const listed = new Set(claudeCodeCoverage().kinds.map((row) => row.kind));
     expect([...kinds].filter((kind) => !listed.has(kind))).toEqual([]);
+  });
+
+  it("every event a recorded or real record yields is of a type its coverage row declares", async () => {
+    // The kit's state semantics and the session's opening come with whatever record causes them.
+    const derived = new Set([
+      "session.state.changed",
+      "session.started",
+      "thread.started",
+      "session.configured",
+    ]);
+    const rows = new Map(claudeCodeCoverage().kinds.map((row) => [row.kind, new Set<string>(row.yields)]));
+    const files = [...RECORDED_SCENARIOS.map(sessionFile), ...(existsSync(REAL_FILE) ? [REAL_FILE] : [])];
+    let checked = 0;
+    for (const file of files)
+      for (const line of await normalizeFile("claude-code", file, "s")) {
+        const event = JSON.parse(line) as RuntimeEvent;
+        const record = event.raw?.payload;
+        if (event.raw?.source !== "claude.session-file" || typeof record !== "object" || record === null)
+          continue;
+        if (derived.has(event.type)) continue;
+        if (event.type === "thread.state.changed" && event.payload.state !== "compacted") continue;
+        const kind = kindOf(record as Record<string, unknown>);
+        const declared = rows.get(kind) ?? rows.get(kind.split(":")[0] as string);
+        checked++;
+        expect({ kind, type: event.type, declared: declared?.has(event.type) }).toEqual({
+          kind,
+          type: event.type,
+          declared: true,
+        });
+      }
+    expect(checked).toBeGreaterThan(300);
   });
 
   it("lists every registry row with its yields, and nothing unhandled", () => {
