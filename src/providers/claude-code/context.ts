@@ -16,10 +16,13 @@ export class SessionFileState {
   readonly agentTools: BoundedMap<string, string>;
   /** A sidechain record's `uuid` → its subagent's tool_use id (links records of files without `agentId`). */
   readonly sidechainTools: BoundedMap<string, string>;
+  /** The hash of an Agent/Task call's prompt → the calls with it that no subagent took yet, in order. */
+  readonly agentPrompts: BoundedMap<string, string[]>;
 
   constructor(cap: number) {
     this.agentTools = new BoundedMap(cap);
     this.sidechainTools = new BoundedMap(cap);
+    this.agentPrompts = new BoundedMap(cap);
   }
 }
 

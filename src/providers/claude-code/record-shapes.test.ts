@@ -99,6 +99,48 @@ describe("claude-code: record shapes of other versions", () => {
     expect(text?.parentItemId).toBe(agent?.itemId);
   });
 
+  it("a background agent outlives its call's result: its records link by the launch result's agentId, or by prompt", () => {
+    const launch = (id: string) => ({ status: "async_launched", agentId: id, description: "bg" });
+    const events = run([
+      prompt("u1", "two in the background"),
+      assistant("a1", [
+        {
+          type: "tool_use",
+          id: "toolu_bg1",
+          name: "Agent",
+          input: { prompt: "one", run_in_background: true },
+        },
+      ]),
+      assistant("a2", [
+        {
+          type: "tool_use",
+          id: "toolu_bg2",
+          name: "Agent",
+          input: { prompt: "two", run_in_background: true },
+        },
+      ]),
+      result("r1", "toolu_bg1", "launched", { toolUseResult: launch("bg1") }),
+      result("r2", "toolu_bg2", "launched", { toolUseResult: { status: "async_launched" } }),
+      assistant("s1", [{ type: "text", text: "one done" }], {
+        isSidechain: true,
+        agentId: "bg1",
+        parentUuid: "x",
+      }),
+      prompt("s2", "two", { isSidechain: true, agentId: "bg2", parentUuid: null }),
+      assistant("s3", [{ type: "text", text: "two done" }], {
+        isSidechain: true,
+        agentId: "bg2",
+        parentUuid: "s2",
+      }),
+    ]);
+    const agents = ofType(events, "item.started").filter(
+      (e) => e.payload.itemType === "collab_agent_tool_call",
+    );
+    const texts = ofType(events, "item.completed").filter((e) => e.payload.itemType === "assistant_message");
+    expect(texts.map((e) => e.parentItemId)).toEqual(agents.map((e) => e.itemId));
+    expect(agents).toHaveLength(2);
+  });
+
   it("titles, compaction, stop hooks, hook and shell progress map to their families", () => {
     const events = run([
       { type: "summary", summary: "Fix the login bug", leafUuid: "u1" },

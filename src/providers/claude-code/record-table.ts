@@ -9,6 +9,7 @@ import { mapAssistantSnapshot } from "../claude/stream-blocks.js";
 import type { SessionFileHandler } from "./context.js";
 import { mapProgressRecord } from "./progress-records.js";
 import { BOOKKEEPING_TYPES, TITLE_TYPES } from "./record-kinds.js";
+import { noteAgentCalls } from "./subagents.js";
 import { mapSystemRecord } from "./system-records.js";
 import { mapUserRecord } from "./user-records.js";
 
@@ -25,6 +26,7 @@ const ITEM: RuntimeEventType[] = ["item.started", "item.updated", "item.complete
 const mapAssistantRecord: SessionFileHandler = (ctx) => {
   const message = asObject(ctx.record.message);
   const stop = message?.stop_reason;
+  noteAgentCalls(ctx.record, ctx.file);
   const events = mapAssistantSnapshot(ctx);
   if (ctx.state.turnId !== undefined) {
     if (typeof stop === "string") ctx.file.turnStopReason = stop;

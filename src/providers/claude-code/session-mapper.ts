@@ -55,7 +55,7 @@ export class ClaudeCodeMapper extends BaseMapper {
           },
         ),
       ];
-    const parentToolUseId = spawningToolOf(record, this.state, this.file);
+    const parentToolUseId = spawningToolOf(record, this.file);
     const ctx: SessionFileContext = {
       msg: sdkView(record, parentToolUseId),
       record,

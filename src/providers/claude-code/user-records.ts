@@ -13,6 +13,7 @@ import { mapUserMessage, userMessageItem } from "../claude/user-messages.js";
 import { approvalEvents } from "./approvals.js";
 import { isSidechain, type SessionFileContext } from "./context.js";
 import { INTERRUPT_MARKERS } from "./record-kinds.js";
+import { noteAgentResult } from "./subagents.js";
 import { endTurn, startPromptTurn } from "./turns.js";
 
 const LOCAL_OUTPUT = /^\s*<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr)>/;
@@ -37,7 +38,10 @@ export function mapUserRecord(ctx: SessionFileContext): RuntimeEvent[] {
     const events: RuntimeEvent[] = [];
     if (results.length === 1) {
       const toolUseId = idKey(asObject(results[0])?.tool_use_id);
-      if (toolUseId !== undefined) events.push(...approvalEvents(ctx, toolUseId));
+      if (toolUseId !== undefined) {
+        noteAgentResult(record, toolUseId, ctx.file);
+        events.push(...approvalEvents(ctx, toolUseId));
+      }
     }
     events.push(...mapUserMessage(ctx));
     return events;
