@@ -31,7 +31,7 @@ interface LooseRecord {
 
 const textOf = (blocks: Block[]) => blocks.map((b) => (typeof b.text === "string" ? b.text : "")).join("");
 
-const NOT_PROMPTS = /^\s*(\[Request interrupted by user|<local-command-|<bash-std)/;
+const NOT_PROMPTS = /^\s*(\[Request interrupted by user|<local-command-|<bash-std|<task-notification>)/;
 
 export async function sessionFacts(path: string): Promise<SessionFacts> {
   const facts: SessionFacts = { times: new Set(), assistantText: "", prompts: [] };

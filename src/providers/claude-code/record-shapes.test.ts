@@ -190,13 +190,15 @@ describe("claude-code: record shapes of other versions", () => {
     expect(bash?.payload.details).toEqual({ command: "make" });
   });
 
-  it("two prompts are two turns; a tool result, a meta record and local command output open none", () => {
+  it("two prompts are two turns; a tool result, a meta record, command output, task notifications open none", () => {
     const events = run([
       prompt("u1", "first"),
       assistant("a1", [{ type: "tool_use", id: "t1", name: "Read", input: { file_path: "/w/a" } }]),
       result("u2", "t1", "text"),
       prompt("m1", "<local-command-caveat>Caveat</local-command-caveat>", { isMeta: true }),
       prompt("l1", "<local-command-stdout>ok</local-command-stdout>"),
+      prompt("n1", "<task-notification><task-id>b1</task-id><status>completed</status></task-notification>"),
+      prompt("n2", "background shell done", { origin: { kind: "task-notification" } }),
       prompt("u3", "second"),
       assistant("a2", [{ type: "text", text: "answer" }], {}),
     ]);

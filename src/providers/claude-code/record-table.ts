@@ -79,7 +79,7 @@ export const RECORD_KINDS: Record<string, RecordRow> = {
       "runtime.warning",
     ],
     handle: mapUserRecord,
-    note: "a prompt (slash commands included) ends the open turn and starts one with a user_message item; tool_result → the tool item completes with details (toolUseResult as in a live session), permissionDecision from the user → request.opened/resolved, reject → declined; isMeta, compaction summaries, local command output → provider.event; [Request interrupted by user] → turn.completed interrupted; sidechain → the subagent's items with parentItemId",
+    note: "a prompt (slash commands included) ends the open turn and starts one with a user_message item; tool_result → the tool item completes with details (toolUseResult as in a live session), permissionDecision from the user → request.opened/resolved, reject → declined; isMeta, compaction summaries, local command output, background task notifications → provider.event; [Request interrupted by user] → turn.completed interrupted; sidechain → the subagent's items with parentItemId",
   },
   assistant: {
     group: "conversation",

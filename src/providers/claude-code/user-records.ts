@@ -1,7 +1,7 @@
 /**
  * `user` records. In the main chain one of: tool results (they complete tool items, as in a live session), a
  * meta record Claude Code wrote for the model (`isMeta`: caveats, expanded skills), a compaction summary, the
- * user's interruption marker, a local command's output, or a prompt. A prompt (a slash command included: it is
+ * user's interruption marker, a local command's output, a background task's notification, or a prompt. A prompt (a slash command included: it is
  * what the user typed) starts a turn. Sidechain records are a subagent's prompt and tool results: they stay in
  * the turn that spawned the subagent, linked to its Agent/Task item.
  */
@@ -17,6 +17,8 @@ import { noteAgentResult } from "./subagents.js";
 import { endTurn, startPromptTurn } from "./turns.js";
 
 const LOCAL_OUTPUT = /^\s*<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr)>/;
+/** A background task's (agent's, shell's) report that Claude Code hands the model: not the user's words. */
+const TASK_NOTIFICATION = /^\s*<task-notification>/;
 const COMMAND_NAME = /<command-name>([^<]*)<\/command-name>/;
 const COMMAND_ARGS = /<command-args>([^<]*)<\/command-args>/;
 
@@ -52,6 +54,8 @@ export function mapUserRecord(ctx: SessionFileContext): RuntimeEvent[] {
   if (INTERRUPT_MARKERS.includes(text.trim()))
     return [note(ctx, "user:interrupted", text), ...endTurn(ctx, "interrupted", "interrupted by the user")];
   if (LOCAL_OUTPUT.test(text)) return [note(ctx, "user:local_command_output", text)];
+  if (asObject(record.origin)?.kind === "task-notification" || TASK_NOTIFICATION.test(text))
+    return [note(ctx, "user:task_notification", text)];
   const events = startPromptTurn(ctx);
   events.push(...userMessageItem(ctx, commandLine(text) ?? text));
   return events;
