@@ -190,7 +190,7 @@ describe("claude-code: record shapes of other versions", () => {
     expect(bash?.payload.details).toEqual({ command: "make" });
   });
 
-  it("two prompts are two turns; a tool result, a meta record, command output, task notifications open none", () => {
+  it("a prompt or a bash-mode command is a turn; a tool result, meta, command output, task notifications open none", () => {
     const events = run([
       prompt("u1", "first"),
       assistant("a1", [{ type: "tool_use", id: "t1", name: "Read", input: { file_path: "/w/a" } }]),
@@ -199,14 +199,16 @@ describe("claude-code: record shapes of other versions", () => {
       prompt("l1", "<local-command-stdout>ok</local-command-stdout>"),
       prompt("n1", "<task-notification><task-id>b1</task-id><status>completed</status></task-notification>"),
       prompt("n2", "background shell done", { origin: { kind: "task-notification" } }),
+      prompt("b1", "<bash-input>git status</bash-input>"),
+      prompt("b2", "<bash-stdout>clean</bash-stdout><bash-stderr></bash-stderr>"),
       prompt("u3", "second"),
       assistant("a2", [{ type: "text", text: "answer" }], {}),
     ]);
-    expect(ofType(events, "turn.started")).toHaveLength(2);
+    expect(ofType(events, "turn.started")).toHaveLength(3);
     const texts = ofType(events, "item.completed")
       .filter((e) => e.payload.itemType === "user_message")
       .map((e) => (e.payload.itemType === "user_message" ? e.payload.details?.text : undefined));
-    expect(texts).toEqual(["first", "second"]);
+    expect(texts).toEqual(["first", "!git status", "second"]);
   });
 
   it("a record without a timestamp takes the last record's time; a record type no version has warns once", () => {

@@ -20,6 +20,7 @@ const LOCAL_OUTPUT = /^\s*<(local-command-stdout|local-command-stderr|bash-stdou
 /** A background task's (agent's, shell's) report that Claude Code hands the model: not the user's words. */
 const TASK_NOTIFICATION = /^\s*<task-notification>/;
 const COMMAND_NAME = /<command-name>([^<]*)<\/command-name>/;
+const BASH_INPUT = /^\s*<bash-input>([^<]*)<\/bash-input>/;
 const COMMAND_ARGS = /<command-args>([^<]*)<\/command-args>/;
 
 export function mapUserRecord(ctx: SessionFileContext): RuntimeEvent[] {
@@ -61,8 +62,13 @@ export function mapUserRecord(ctx: SessionFileContext): RuntimeEvent[] {
   return events;
 }
 
-/** `<command-name>/mcp</command-name>…<command-args>x</command-args>` → `/mcp x`: what the user typed. */
+/**
+ * What the user typed for a command: `<command-name>/mcp</command-name>…<command-args>x</command-args>` → `/mcp x`;
+ * a shell command of bash mode, `<bash-input>ls</bash-input>` → `!ls`.
+ */
 function commandLine(text: string): string | undefined {
+  const bash = BASH_INPUT.exec(text)?.[1];
+  if (bash !== undefined) return `!${bash}`;
   const name = COMMAND_NAME.exec(text)?.[1]?.trim();
   if (name === undefined || name.length === 0) return undefined;
   const args = COMMAND_ARGS.exec(text)?.[1]?.trim() ?? "";
