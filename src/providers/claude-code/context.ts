@@ -5,8 +5,13 @@ import type { ClaudeContext } from "../claude/context.js";
 
 /** What the session-file mapper keeps beyond the Claude mapper's state (ClaudeState). */
 export class SessionFileState {
-  /** The last record time seen: records without a `timestamp` (bookkeeping lines) take it. */
-  lastTime: string | undefined;
+  /** The last record time seen: records without a `timestamp` (bookkeeping lines, unreadable lines) take it. */
+  get lastTime(): string | undefined {
+    return this.times.last;
+  }
+  set lastTime(time: string | undefined) {
+    this.times.last = time;
+  }
   /** The time of the open turn's last record: its derived end carries it, not the next prompt's. */
   turnLastTime: string | undefined;
   /** The open turn's last assistant `stop_reason`, and the API error it ended on, if any. */
@@ -19,7 +24,10 @@ export class SessionFileState {
   /** The hash of an Agent/Task call's prompt → the calls with it that no subagent took yet, in order. */
   readonly agentPrompts: BoundedMap<string, string[]>;
 
-  constructor(cap: number) {
+  constructor(
+    cap: number,
+    private readonly times: { last: string | undefined } = { last: undefined },
+  ) {
     this.agentTools = new BoundedMap(cap);
     this.sidechainTools = new BoundedMap(cap);
     this.agentPrompts = new BoundedMap(cap);

@@ -235,6 +235,9 @@ describe("claude-code: record shapes of other versions", () => {
     const events = run([prompt("u1", "go"), assistant("a1", [{ type: "text", text: "partial" }])], [cut]);
     const warnings = ofType(events, "runtime.warning");
     expect(warnings.map((w) => (w.payload.detail as { reason?: string }).reason)).toEqual(["malformed-line"]);
+    // the cut line has no time of its own: it takes the last record's
+    const partial = ofType(events, "item.completed").find((e) => e.payload.itemType === "assistant_message");
+    expect(warnings[0]?.createdAt).toBe(partial?.createdAt);
     expect(ofType(events, "turn.completed").map((e) => e.payload.state)).toEqual(["completed"]);
   });
 

@@ -4,7 +4,7 @@ import { BaseMapper, type MessageEntry } from "../../kit/base-mapper.js";
 import { raw } from "../../kit/event-builder.js";
 import { isObject, type JsonObject, own, str } from "../../kit/guards.js";
 import { mintId } from "../../kit/ids.js";
-import type { MapperOptions } from "../../kit/mapper.js";
+import { fixedClock, type MapperOptions } from "../../kit/mapper.js";
 import { malformedRecordWarning, unknownKindWarning } from "../../kit/warnings.js";
 import { emit } from "../claude/context.js";
 import { ClaudeState } from "../claude/state.js";
@@ -26,9 +26,11 @@ export class ClaudeCodeMapper extends BaseMapper {
   #configured = false;
 
   constructor(options: MapperOptions) {
-    super("claude-code", "claude", options);
+    // A line that is no record (cut, not JSON) has no time of its own: it takes the last record's.
+    const times = { last: undefined as string | undefined, fallback: options.clock ?? fixedClock };
+    super("claude-code", "claude", { ...options, clock: () => times.last ?? times.fallback() });
     this.state = new ClaudeState(options.sessionId, this.cap);
-    this.file = new SessionFileState(this.cap);
+    this.file = new SessionFileState(this.cap, times);
   }
 
   protected rawOf(entry: MessageEntry): RuntimeEventRaw {
