@@ -8,6 +8,7 @@ export interface ServeOptions {
   token?: string;
   extra?: string[];
   tmp?: string;
+  env?: Record<string, string>;
 }
 
 /** `provider-runtime serve --port 0` as a child process (the built CLI), once it printed its address. */
@@ -27,7 +28,10 @@ export class ServeProcess {
     const data = options.data ?? mkdtempSync(join(tmpdir(), "serve-data-"));
     const args = ["serve", "--port", "0", "--data", data, ...(options.extra ?? [])];
     if (options.token !== undefined) args.push("--token", options.token);
-    const cli = new CliProcess(args, { tmp: options.tmp ?? privateTmp() });
+    const cli = new CliProcess(args, {
+      tmp: options.tmp ?? privateTmp(),
+      ...(options.env === undefined ? {} : { env: options.env }),
+    });
     const server = new ServeProcess(cli, data, options.token);
     await cli.waitFor("out", /listening on (http:\/\/\S+)\n/, { timeoutMs: 30_000 });
     server.url = /listening on (http:\/\/\S+)\n/.exec(cli.stdout)?.[1] ?? "";
