@@ -32,8 +32,10 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** The first bad field of a failed validation, as a 400 body naming it. */
 function validationError(error: z.ZodError): ErrorBody {
   const issue = error.issues[0];
-  const field = issue?.path.map(String).join(".") ?? "";
-  const where = field === "" ? "body" : field;
+  const path = issue?.path.map(String) ?? [];
+  // An unknown key is reported on its object: name the key itself.
+  if (issue?.code === "unrecognized_keys" && issue.keys[0] !== undefined) path.push(issue.keys[0]);
+  const where = path.length === 0 ? "body" : path.join(".");
   return { error: `${where}: ${issue?.message ?? "invalid"}`, field: where };
 }
 

@@ -14,13 +14,18 @@ const observerBuilder = (sessionId: string, provider: ProviderKind) =>
  * last stored sequence, with the state changes the state semantics imply.
  */
 export class StreamCloser {
-  readonly #lifecycle = new LifecycleTracker();
-  readonly #states = new StateSemantics(10_000);
+  #lifecycle = new LifecycleTracker();
+  #states = new StateSemantics(10_000);
   #observer: EventBuilder | undefined;
   #last: RuntimeEvent | undefined;
 
   observe(event: RuntimeEvent): void {
     this.#observer ??= observerBuilder(event.sessionId, event.provider);
+    // A resumed agent opens the session again: what the stream says is open starts over from here.
+    if (event.type === "session.started") {
+      this.#lifecycle = new LifecycleTracker();
+      this.#states = new StateSemantics(10_000);
+    }
     this.#lifecycle.observe(event);
     // A copy: apply() may renumber what it is given, and the stored event must stay as it is.
     this.#states.apply(this.#observer, [{ ...event }]);

@@ -20,6 +20,8 @@ DATA/store.db before any client sees it.
   --token T              the bearer token (else $PROVIDER_RUNTIME_TOKEN, else one generated into DATA/token)
   --root DIR             every session's cwd must lie inside DIR (also the default cwd)
   --mock                 every session's agent talks to the built-in mock model (offline)
+  --model-url URL        every session's agent talks to this model server instead (a provider-runtime
+                         mock-model you started, e.g. to read what it received across server restarts)
   --cors ORIGIN          let a browser page of ORIGIN call the API (no CORS headers otherwise)
   --nats URL             join a cluster over NATS JetStream (not available in this build)
 
@@ -35,6 +37,7 @@ const FLAGS = {
   token: { type: "string" },
   root: { type: "string" },
   mock: { type: "boolean" },
+  "model-url": { type: "string" },
   cors: { type: "string" },
   nats: { type: "string" },
 } as const;
@@ -76,7 +79,15 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     );
   }
   const warn = (message: string) => io.stderr.write(`provider-runtime serve: ${message}\n`);
+  const modelUrl = values["model-url"];
+  if (modelUrl !== undefined && values.mock)
+    throw new UsageError("--mock and --model-url exclude each other");
+  if (modelUrl !== undefined && !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/.test(modelUrl)) {
+    throw new UsageError(`--model-url must be a loopback http://HOST:PORT, not "${modelUrl}"`);
+  }
   const mocks = values.mock ? new ServeMockModels() : undefined;
+  const modelBaseUrl =
+    modelUrl !== undefined ? async () => modelUrl : mocks === undefined ? undefined : mocks.baseUrlFor;
   let server: SessionServer | undefined;
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -109,7 +120,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         version: packageInfo().version,
         warn,
         ...(values.cors === undefined ? {} : { corsOrigin: values.cors }),
-        ...(mocks === undefined ? {} : { modelBaseUrl: mocks.baseUrlFor }),
+        ...(modelBaseUrl === undefined ? {} : { modelBaseUrl }),
       });
     } catch (error) {
       await store.close();

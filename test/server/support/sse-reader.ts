@@ -34,7 +34,15 @@ export class SseReader {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#watchers.delete(check);
-        reject(new Error(`SSE: condition not met in ${timeoutMs} ms; ${this.messages.length} messages`));
+        const tail = this.messages.slice(-12).map((m) => {
+          const event = JSON.parse(m.data) as { type?: string; payload?: unknown };
+          return `${m.id} ${event.type} ${JSON.stringify(event.payload).slice(0, 160)}`;
+        });
+        reject(
+          new Error(
+            `SSE: condition not met in ${timeoutMs} ms; ${this.messages.length} messages, the last:\n${tail.join("\n")}`,
+          ),
+        );
       }, timeoutMs);
       const check = () => {
         if (!condition(this)) return;
