@@ -205,6 +205,50 @@ describe("a session (real codex app-server, mock model)", () => {
   });
 });
 
+describe("a pending approval outlives its client", () => {
+  it("client A sees the request and goes away; client B, connecting later, answers it", async () => {
+    const created = await server.json<Summary>("/v1/sessions", {
+      method: "POST",
+      json: { provider: "codex" },
+    });
+    const id = created.body.id;
+    const a = new SseReader(`${server.url}/v1/sessions/${id}/events`, { authorization: `Bearer ${TOKEN}` });
+    expect(
+      (await server.fetch(`/v1/sessions/${id}/turns`, { method: "POST", json: { text: "mock:shell go" } }))
+        .status,
+    ).toBe(202);
+    await a.until((r) => r.events().some((e) => e.type === "request.opened"));
+    a.close();
+    await a.ended;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const b = new SseReader(`${server.url}/v1/sessions/${id}/events`, { authorization: `Bearer ${TOKEN}` });
+    await b.until((r) => r.events().some((e) => e.type === "request.opened"));
+    const opened = b.events().find((e) => e.type === "request.opened") as unknown as { requestId: string };
+    expect(opened.requestId).toBe(
+      (a.events().find((e) => e.type === "request.opened") as unknown as { requestId: string }).requestId,
+    );
+    const listed = await server.json<{ sessions: Summary[] }>("/v1/sessions");
+    expect(listed.body.sessions.find((s) => s.id === id)).toMatchObject({
+      state: "waiting",
+      openRequests: 1,
+    });
+    const answered = await server.fetch(`/v1/sessions/${id}/requests/${opened.requestId}`, {
+      method: "POST",
+      json: { decision: "accept" },
+    });
+    expect(answered.status).toBe(200);
+    await b.until((r) => r.events().some((e) => e.type === "turn.completed"));
+    expect(b.events().find((e) => e.type === "request.resolved")).toMatchObject({
+      payload: { decision: "accept" },
+    });
+    expect(b.events().find((e) => e.type === "turn.completed")).toMatchObject({
+      payload: { state: "completed" },
+    });
+    expect((await server.fetch(`/v1/sessions/${id}`, { method: "DELETE" })).status).toBe(200);
+    b.close();
+  });
+});
+
 describe("GET /v1/openapi.json", () => {
   it("is an OpenAPI 3.1 document with every route, its schemas valid JSON Schema 2020-12", async () => {
     const { status, body } = await server.json<{
