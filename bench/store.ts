@@ -78,7 +78,7 @@ async function insertRun(streams: RuntimeEvent[][], synchronous: "full" | "norma
     configure(db, synchronous);
     migrate(db);
     const insertStream = db.prepare("INSERT INTO streams (sid, session_id) VALUES (?, ?)");
-    const insertRaw = db.prepare("INSERT INTO raws (id, sid, hash, body) VALUES (?, ?, ?, ?)");
+    const insertRaw = db.prepare("INSERT INTO raws (id, sid, body) VALUES (?, ?, ?)");
     const insertEvent = db.prepare("INSERT INTO events (sid, sequence, raw_id, body) VALUES (?, ?, ?, ?)");
     // which raw row each event refers to, worked out before timing
     let rawId = 0;
@@ -97,7 +97,7 @@ async function insertRun(streams: RuntimeEvent[][], synchronous: "full" | "norma
       rows.forEach((events, s) => {
         insertStream.run(s + 1, `ses_bench_${s}`);
         for (const { event, rawId, newRaw } of events) {
-          if (newRaw && event.raw !== undefined) insertRaw.run(rawId, s + 1, event.raw.hash, event.raw.json);
+          if (newRaw && event.raw !== undefined) insertRaw.run(rawId, s + 1, event.raw.json);
           insertEvent.run(s + 1, event.sequence, rawId, event.body);
         }
       });

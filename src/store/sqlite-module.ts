@@ -8,7 +8,7 @@ export const BETTER_SQLITE3_RANGE = "better-sqlite3@12";
 
 let loaded: Promise<DatabaseConstructor> | undefined;
 
-const importModule = () => import("better-sqlite3");
+const importModule = (): Promise<{ default: DatabaseConstructor }> => import("better-sqlite3");
 
 /**
  * better-sqlite3 is an optionalDependency loaded only here, the first time a store opens, so that nothing else of

@@ -19,7 +19,9 @@ export function configure(db: SqliteDatabase, synchronous: "full" | "normal"): v
 /**
  * - `sessions`: the registry, one row per SessionRecord; nested fields are JSON columns.
  * - `streams`: a small integer key per session's log (its last sequence is the events' max, read via the key).
- * - `raws`: each distinct native record of a session once, found again by the SHA-256 of its JSON.
+ * - `raws`: each distinct native record of a session once. It has no index on its content: a unique index on a
+ *   hash is a random-order B-tree, and every commit rewrote hundreds of its pages; the store finds a repeated
+ *   record in memory instead (sqlite-store.ts, RAW_WINDOW).
  * - `events`: each canonical event's JSON with its `raw` replaced by a placeholder, and the id of its raw.
  */
 export function migrate(db: SqliteDatabase): void {
@@ -57,9 +59,7 @@ const CREATE_TABLES = `
     CREATE TABLE raws (
       id INTEGER PRIMARY KEY,
       sid INTEGER NOT NULL,
-      hash TEXT NOT NULL,
-      body TEXT NOT NULL,
-      UNIQUE (sid, hash)
+      body TEXT NOT NULL
     );
     CREATE TABLE events (
       sid INTEGER NOT NULL,

@@ -20,9 +20,7 @@ export interface Statements {
   touchSession: Statement<[number, string, string, number]>;
   selectStream: Statement<[string], { sid: number; last_sequence: number }>;
   insertStream: Statement<[string]>;
-  selectRawId: Statement<[number, string], number>;
-  /** Returns the new row's id, nothing when the record is already stored. */
-  insertRaw: Statement<[number, string, string], number>;
+  insertRaw: Statement<[number, string]>;
   selectRaw: Statement<[number], string>;
   insertEvent: Statement<[number, number, number | null, string]>;
   selectEvents: Statement<[number, number, number], EventRow>;
@@ -48,14 +46,7 @@ export function prepareStatements(db: SqliteDatabase): Statements {
       "SELECT sid, (SELECT coalesce(max(sequence), 0) FROM events WHERE events.sid = streams.sid) AS last_sequence FROM streams WHERE session_id = ?",
     ),
     insertStream: db.prepare<[string]>("INSERT INTO streams (session_id) VALUES (?)"),
-    selectRawId: db
-      .prepare<[number, string], number>("SELECT id FROM raws WHERE sid = ? AND hash = ?")
-      .pluck(),
-    insertRaw: db
-      .prepare<[number, string, string], number>(
-        "INSERT INTO raws (sid, hash, body) VALUES (?, ?, ?) ON CONFLICT (sid, hash) DO NOTHING RETURNING id",
-      )
-      .pluck(),
+    insertRaw: db.prepare<[number, string]>("INSERT INTO raws (sid, body) VALUES (?, ?)"),
     selectRaw: db.prepare<[number], string>("SELECT body FROM raws WHERE id = ?").pluck(),
     insertEvent: db.prepare<[number, number, number | null, string]>(
       "INSERT INTO events (sid, sequence, raw_id, body) VALUES (?, ?, ?, ?)",

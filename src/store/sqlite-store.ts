@@ -17,6 +17,8 @@ export interface SqliteStoreOptions {
   synchronous?: "full" | "normal";
   /** Committed events a live follower may hold before it reads from the file instead (default 1,024). */
   followBufferEvents?: number;
+  /** Sessions whose stream state (key, last sequence, recent raws) stays in memory (default 1,000). */
+  cachedSessions?: number;
 }
 
 /** The file's name inside the data dir. */
@@ -38,14 +40,14 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
     db.close();
     throw error;
   }
-  return new SqliteStore(db, options.followBufferEvents ?? 1_024);
+  return new SqliteStore(db, options.followBufferEvents ?? 1_024, options.cachedSessions ?? 1_000);
 }
 
 /** A stream's key and how far it is stored; cached (bounded) so an append does not read them each time. */
 interface StreamState {
   sid: number;
   last: number;
-  /** Recently stored raws of this stream by hash (the next event's record is usually one of them). */
+  /** The stream's last RAW_WINDOW distinct raws by hash, least recently used first. */
   rawIds: Map<string, number>;
 }
 
@@ -61,7 +63,13 @@ interface PendingOp {
   reject(error: Error): void;
 }
 
-const RAW_CACHE = 64;
+/**
+ * How many distinct native records per session a repeat is recognised among. The events of one record are
+ * emitted together (and derived events follow the record's own), so a repeat is nearly always the previous
+ * record; the golden files' few later repeats are within a handful of records. A record that comes back after
+ * more than this many others is stored again: correct, only not deduplicated.
+ */
+const RAW_WINDOW = 64;
 
 /**
  * The embedded SessionStore. Writes queue up and are committed together in one transaction on the next turn of
@@ -74,15 +82,17 @@ const RAW_CACHE = 64;
 export class SqliteStore implements SessionStore {
   readonly #db: SqliteDatabase;
   readonly #sql: Statements;
-  readonly #streams = new BoundedMap<string, StreamState>(10_000);
+  /** Bounded: at most `cachedSessions` sessions' stream state (each with its raw window) stays in memory. */
+  readonly #streams: BoundedMap<string, StreamState>;
   readonly #hub: FollowerHub;
   #pending: PendingOp[] = [];
   #scheduled = false;
   #closed = false;
   #commits = 0;
 
-  constructor(db: SqliteDatabase, followBufferEvents: number) {
+  constructor(db: SqliteDatabase, followBufferEvents: number, cachedSessions: number) {
     this.#db = db;
+    this.#streams = new BoundedMap(cachedSessions);
     this.#sql = prepareStatements(db);
     this.#hub = new FollowerHub((id, after, limit) => this.#read(id, after, limit), {
       bufferEvents: followBufferEvents,
@@ -254,14 +264,16 @@ export class SqliteStore implements SessionStore {
   }
 
   #rawId(stream: StreamState, raw: EncodedRaw): number {
-    const cached = stream.rawIds.get(raw.hash);
-    if (cached !== undefined) return cached;
-    // usually a record not seen before: one statement inserts it, and only a conflict needs the lookup
-    const id =
-      this.#sql.insertRaw.get(stream.sid, raw.hash, raw.json) ??
-      (this.#sql.selectRawId.get(stream.sid, raw.hash) as number);
-    if (stream.rawIds.size >= RAW_CACHE) stream.rawIds.clear();
-    stream.rawIds.set(raw.hash, id);
+    const ids = stream.rawIds;
+    const known = ids.get(raw.hash);
+    if (known !== undefined) {
+      ids.delete(raw.hash);
+      ids.set(raw.hash, known);
+      return known;
+    }
+    const id = Number(this.#sql.insertRaw.run(stream.sid, raw.json).lastInsertRowid);
+    ids.set(raw.hash, id);
+    if (ids.size > RAW_WINDOW) ids.delete(ids.keys().next().value as string);
     return id;
   }
 

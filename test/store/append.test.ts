@@ -145,3 +145,26 @@ it("a closed store refuses work", async () => {
   await expect(store.append("ses_a", deltaEvents("ses_a", 3, 1))).rejects.toThrow("closed");
   await dispose();
 });
+
+it("with more sessions than it caches, evicted sessions are read back: sequences and duplicates still right", async () => {
+  const { store, dispose } = await tempStore({ cachedSessions: 4, synchronous: "normal" });
+  try {
+    for (let round = 0; round < 3; round++)
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          store.append(`ses_${i}`, deltaEvents(`ses_${i}`, 1 + round * 5, 5)),
+        ),
+      );
+    // each session again from 10: 10..15 already stored, 16 new
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.append(`ses_${i}`, deltaEvents(`ses_${i}`, 10, 7))),
+    );
+    await expect(store.append("ses_3", [deltaEvent("ses_3", 18)])).rejects.toThrow("after 16 leaves a gap");
+    for (let i = 0; i < 20; i++)
+      expect(lines(await store.readEvents(`ses_${i}`, 0, 100))).toEqual(
+        lines(deltaEvents(`ses_${i}`, 1, 16)),
+      );
+  } finally {
+    await dispose();
+  }
+});
