@@ -4,7 +4,9 @@ import { EventBuilder } from "../kit/event-builder.js";
 import { LifecycleTracker } from "../kit/lifecycle-tracker.js";
 import { StateSemantics } from "../kit/state-semantics.js";
 
-/** Scratch builder for `StateSemantics` while it only observes stored events (what it would add is dropped). */
+const CAP = 10_000;
+
+/** Scratch builder for `StateSemantics` while it only observes stored events. */
 const observerBuilder = (sessionId: string, provider: ProviderKind) =>
   new EventBuilder({ sessionId, provider, clock: () => new Date(0).toISOString() });
 
@@ -12,23 +14,33 @@ const observerBuilder = (sessionId: string, provider: ProviderKind) =>
  * Closes a stored stream that a crash left open, as a driver would have on a crash: fed the stored events, it
  * answers the events that end every open item, request and turn and then the session, numbered on from the
  * last stored sequence, with the state changes the state semantics imply.
+ *
+ * A crash can also cut a driver's batch in two: `request.opened` stored, the `waiting` state change that the
+ * state semantics put right after it lost. Those owed state changes — what the semantics add after the last
+ * stored event — come first in the closing.
  */
 export class StreamCloser {
-  #lifecycle = new LifecycleTracker();
-  #states = new StateSemantics(10_000);
+  #lifecycle = new LifecycleTracker(CAP);
+  #states = new StateSemantics(CAP);
   #observer: EventBuilder | undefined;
   #last: RuntimeEvent | undefined;
+  /** The state changes owed after the last stored event: each one stored since is taken off. */
+  #owed: RuntimeEvent[] = [];
 
   observe(event: RuntimeEvent): void {
     this.#observer ??= observerBuilder(event.sessionId, event.provider);
     // A resumed agent opens the session again: what the stream says is open starts over from here.
     if (event.type === "session.started") {
-      this.#lifecycle = new LifecycleTracker();
-      this.#states = new StateSemantics(10_000);
+      this.#lifecycle = new LifecycleTracker(CAP);
+      this.#states = new StateSemantics(CAP);
     }
     this.#lifecycle.observe(event);
     // A copy: apply() may renumber what it is given, and the stored event must stay as it is.
-    this.#states.apply(this.#observer, [{ ...event }]);
+    const copy = { ...event };
+    const applied = this.#states.apply(this.#observer, [copy]);
+    const added = applied.slice(applied.indexOf(copy) + 1);
+    const [next, ...rest] = this.#owed;
+    this.#owed = next !== undefined && sameChange(next, event) ? [...rest, ...added] : added;
     this.#last = event;
   }
 
@@ -41,13 +53,25 @@ export class StreamCloser {
   close(message: string, now: string): RuntimeEvent[] {
     const last = this.#last;
     if (last === undefined || this.#lifecycle.exited) return [];
+    let sequence = last.sequence;
+    const owed = this.#owed.map((event) => {
+      sequence++;
+      return { ...event, sequence, eventId: `${last.sessionId}:${sequence}`, createdAt: now } as RuntimeEvent;
+    });
     const builder = new EventBuilder({
       sessionId: last.sessionId,
       provider: last.provider,
       clock: () => now,
-      sequenceAfter: last.sequence,
+      sequenceAfter: sequence,
     });
     const closing = this.#lifecycle.terminate(builder, { kind: "crash", message });
-    return this.#states.apply(builder, closing, true);
+    return [...owed, ...this.#states.apply(builder, closing, true)];
   }
+}
+
+/** Whether a stored event is the state change the semantics owed (the same change of the same thing). */
+function sameChange(owed: RuntimeEvent, stored: RuntimeEvent): boolean {
+  if (owed.type !== stored.type || owed.threadId !== stored.threadId) return false;
+  const state = (event: RuntimeEvent) => (event.payload as { state?: unknown }).state;
+  return state(owed) === state(stored);
 }

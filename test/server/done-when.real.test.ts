@@ -54,7 +54,8 @@ async function allStoredEvents(server: ServeProcess, id: string): Promise<Event[
 
 async function turn(server: ServeProcess, id: string, text: string): Promise<void> {
   const response = await server.fetch(`/v1/sessions/${id}/turns`, { method: "POST", json: { text } });
-  expect([text, response.status]).toEqual([text, 202]);
+  const answer = response.status === 202 ? "" : `${await response.text()}\n${server.cli.stderr}`;
+  expect([text, response.status, answer]).toEqual([text, 202, ""]);
 }
 
 describe("a session over HTTP only: approve, interrupt, second turn, stop, SIGKILL, restore, native resume", () => {
