@@ -112,11 +112,12 @@ describe("a session over HTTP only: approve, interrupt, second turn, stop, SIGKI
       await turn(server, id, "mock:shell once more");
       await first.until((r) => count(r, "request.opened") === 2);
       expect(count(first, "session.started")).toBe(2);
-      const lastSeen = Number(first.messages.at(-1)?.id);
       const agents = server.cli.tmp;
       server.cli.child.kill("SIGKILL");
       await server.cli.exited;
-      first.close();
+      await first.ended;
+      // what this client received before the connection died: it reconnects from there
+      const lastSeen = Number(first.messages.at(-1)?.id);
       // the agents go with the server (their process guard), and no temp dir of theirs stays
       expect(await until(() => processesWithTmpdir(agents).length === 0)).toBe(true);
 

@@ -10,6 +10,19 @@ import { SseReader } from "./support/sse-reader.js";
 
 const TOKEN = "test-token-0123456789";
 let server: ServeProcess;
+
+/** The registry entry of a session once it matches: it follows the stored events (written just after them). */
+async function summaryWhen(id: string, expected: Partial<Summary>): Promise<Summary | undefined> {
+  let found: Summary | undefined;
+  for (let tries = 0; tries < 50; tries++) {
+    const listed = await server.json<{ sessions: Summary[] }>("/v1/sessions");
+    found = listed.body.sessions.find((s) => s.id === id);
+    if (found !== undefined && Object.entries(expected).every(([k, v]) => found?.[k as keyof Summary] === v))
+      break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return found;
+}
 let root: string;
 
 interface Summary {
@@ -171,12 +184,8 @@ describe("a session (real codex app-server, mock model)", () => {
 
     await sse.until((r) => r.events().some((e) => e.type === "request.opened"));
     const opened = sse.events().find((e) => e.type === "request.opened") as unknown as { requestId: string };
-    const listed = await server.json<{ sessions: Summary[] }>("/v1/sessions");
-    expect(listed.body.sessions.find((s) => s.id === id)).toMatchObject({
-      state: "waiting",
-      openRequests: 1,
-      title: "mock:shell run",
-    });
+    const waiting = { state: "waiting", openRequests: 1, title: "mock:shell run" };
+    expect(await summaryWhen(id, waiting)).toMatchObject(waiting);
     const unknown = await server.json(`/v1/sessions/${id}/requests/req_nope`, {
       method: "POST",
       json: { decision: "accept" },
@@ -227,8 +236,7 @@ describe("a pending approval outlives its client", () => {
     expect(opened.requestId).toBe(
       (a.events().find((e) => e.type === "request.opened") as unknown as { requestId: string }).requestId,
     );
-    const listed = await server.json<{ sessions: Summary[] }>("/v1/sessions");
-    expect(listed.body.sessions.find((s) => s.id === id)).toMatchObject({
+    expect(await summaryWhen(id, { state: "waiting", openRequests: 1 })).toMatchObject({
       state: "waiting",
       openRequests: 1,
     });
