@@ -72,6 +72,12 @@ export class AgentRun {
     this.#turnBusy = false;
   }
 
+  /** Settles once what the driver has emitted so far is stored (after a turn of the event loop to read it). */
+  async settled(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    await this.#writer.idle().catch(() => undefined);
+  }
+
   async stop(): Promise<void> {
     await this.driver.stop().catch((error: unknown) => this.#warn(`stopping the agent: ${messageOf(error)}`));
     await this.done;
@@ -96,9 +102,8 @@ export class AgentRun {
 
   #observe(event: RuntimeEvent): void {
     switch (event.type) {
-      case "turn.started":
-        this.#turnBusy = true;
-        break;
+      // Only a turn claimed here makes the session busy: Codex, resuming a thread whose turn a crash cut
+      // short, reports that old turn started again and never ends it.
       case "turn.completed":
       case "turn.aborted":
         this.#turnBusy = false;

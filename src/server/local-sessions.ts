@@ -193,6 +193,7 @@ export class LocalSessions implements SessionCommands {
     });
     try {
       await driver.start();
+      await run.settled();
     } catch (error) {
       // The driver has closed its stream (session.exited says why); the session stays, exited.
       this.#warn(`session ${record.id}: the agent did not start: ${messageOf(error)}`);

@@ -18,10 +18,26 @@ export class ServeProcess {
   readonly token: string | undefined;
   url = "";
 
+  /** Servers started and not yet exited: a failed test stops them in its afterEach. */
+  static readonly running = new Set<ServeProcess>();
+
   private constructor(cli: CliProcess, data: string, token: string | undefined) {
     this.cli = cli;
     this.data = data;
     this.token = token;
+    ServeProcess.running.add(this);
+    void cli.exited.then(() => ServeProcess.running.delete(this));
+  }
+
+  /** Stops (SIGTERM, then SIGKILL after 10 s) every server a test left running. */
+  static async stopAll(): Promise<void> {
+    await Promise.all(
+      [...ServeProcess.running].map(async (server) => {
+        const kill = setTimeout(() => server.cli.child.kill("SIGKILL"), 10_000);
+        await server.stop();
+        clearTimeout(kill);
+      }),
+    );
   }
 
   static async start(options: ServeOptions = {}): Promise<ServeProcess> {
