@@ -128,6 +128,41 @@ describe("GET /v1/sessions/:id/events", () => {
     expect(end).toEqual({ events: [], next: 100000 });
   });
 
+  it("a sequence past 2^53 is a 400 naming it, in the query or in Last-Event-ID", async () => {
+    const query = await fetch(`${server.url}/v1/sessions/${sessionId}/events?after=${"9".repeat(30)}`, {
+      headers: auth,
+    });
+    expect(query.status).toBe(400);
+    expect(await query.json()).toMatchObject({ field: "after" });
+    const header = await fetch(`${server.url}/v1/sessions/${sessionId}/events`, {
+      headers: { ...auth, "last-event-id": "9".repeat(30) },
+    });
+    expect(header.status).toBe(400);
+    expect(await header.json()).toMatchObject({ field: "last-event-id" });
+  });
+
+  it("an imported history is read like any session but takes no turn", async () => {
+    const now = new Date().toISOString();
+    await store.createSession({
+      id: "ses_imported",
+      provider: "claude-code",
+      origin: "import",
+      createdAt: now,
+      updatedAt: now,
+      state: "stopped",
+      lastSequence: 0,
+      openRequests: 0,
+      exited: true,
+    });
+    const detail = await fetch(`${server.url}/v1/sessions/ses_imported`, { headers: auth });
+    expect(detail.status).toBe(200);
+    expect(await detail.json()).toMatchObject({ session: { id: "ses_imported", origin: "import" } });
+    const turn = await post("/v1/sessions/ses_imported/turns", { text: "hello" });
+    expect(turn.status).toBe(409);
+    expect(await turn.json()).toMatchObject({ error: expect.stringMatching(/imported/) });
+    expect((await post("/v1/sessions/ses_imported/interrupt", {})).status).toBe(409);
+  });
+
   it("after DELETE the stored stream ends with session.exited and passes verify", async () => {
     const reader = new SseReader(`${server.url}/v1/sessions/${sessionId}/events`, auth);
     const stopped = await fetch(`${server.url}/v1/sessions/${sessionId}`, {
