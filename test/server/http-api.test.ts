@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
@@ -43,6 +43,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   expect(await server.stop()).toBe(143);
+  ServeProcess.removeDataDirs();
+  rmSync(root, { recursive: true, force: true });
 });
 
 describe("tokens", () => {
