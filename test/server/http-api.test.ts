@@ -216,6 +216,33 @@ describe("a session (real codex app-server, mock model)", () => {
   });
 });
 
+describe("an agent that cannot run", () => {
+  it("201 with state error and a stream that says why; a turn is a 503 naming the reason", async () => {
+    const missing = join(root, "no-such-agent");
+    const created = await server.json<Summary>("/v1/sessions", {
+      method: "POST",
+      json: { provider: "acp", agent: [missing] },
+    });
+    expect(created).toMatchObject({ status: 201, body: { state: "error", exited: true } });
+    const page = await server.json<{ events: Array<{ type: string; sequence: number }> }>(
+      `/v1/sessions/${created.body.id}/events`,
+    );
+    expect(page.body.events.map((e) => e.type)).toContain("runtime.error");
+    expect(page.body.events.at(-1)?.type).toBe("session.exited");
+    const turn = await server.json(`/v1/sessions/${created.body.id}/turns`, {
+      method: "POST",
+      json: { text: "hello" },
+    });
+    expect(turn).toMatchObject({ status: 503, body: { error: expect.stringMatching(/did not start/) } });
+    const again = await server.json<{ events: Array<{ type: string; sequence: number }> }>(
+      `/v1/sessions/${created.body.id}/events`,
+    );
+    const sequences = again.body.events.map((e) => e.sequence);
+    expect(sequences).toEqual(sequences.map((_, i) => i + 1));
+    expect(again.body.events.filter((e) => e.type === "session.exited")).toHaveLength(2);
+  });
+});
+
 describe("resuming a stopped session", () => {
   it("two turns at once start one agent: one 202, one 409, one more session.started", async () => {
     const created = await server.json<Summary>("/v1/sessions", {
