@@ -1,6 +1,7 @@
 import { UnreadableInputError } from "../node/line-source.js";
 import { chatCommand } from "./commands/chat.js";
 import { coverageCommand } from "./commands/coverage.js";
+import { importCommand } from "./commands/import.js";
 import { normalizeCommand } from "./commands/normalize.js";
 import { projectCommand } from "./commands/project.js";
 import { runCommand } from "./commands/run.js";
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
   chat: chatCommand,
   coverage: coverageCommand,
   schema: schemaCommand,
+  import: importCommand,
   "mock-model": async (argv, io) => (await import("../mock-model/cli.js")).runMockModelCommand(argv, io),
 };
 

@@ -36,6 +36,8 @@ Commands:
                          one turn of a live session with a real agent program
   chat --provider P [--mock] [--approve ask|accept|decline]
                          an interactive multi-turn session on a terminal
+  import [--data DIR] [--from claude-code|codex-rollout] [PATH...]
+                         local agent history (Claude Code, Codex rollouts) into the store, incrementally
   coverage [--json]      each native kind of the pinned versions and what it maps to
   schema                 the canonical JSON Schema
   mock-model [--port N]  the scripted model server
