@@ -40,6 +40,8 @@ export interface FileImportOptions {
   maxLineBytes: number;
   /** Bytes of the file read so far (progress). */
   onBytes?: (bytes: number) => void;
+  /** Called once per line read (the importer's HeapGuard). */
+  onLine?: () => void;
 }
 
 /** Events per append: large enough to fill a commit, small enough to hold little in memory. */
@@ -120,7 +122,10 @@ export async function importFile(
   const run = new FileRun(store, sessionId, record, given, path, options.maxLineBytes, lastStored);
   try {
     for await (const chunk of completeLines(real, length, options.maxLineBytes)) {
-      for (const line of chunk.lines) if (!run.line(line)) return run.result(result, "skipped");
+      for (const line of chunk.lines) {
+        options.onLine?.();
+        if (!run.line(line)) return run.result(result, "skipped");
+      }
       if (run.batchFull) await run.flush();
       options.onBytes?.(chunk.bytes);
     }

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { findMapperDefinition } from "../mappers/registry.js";
+import { HeapGuard } from "../node/heap-guard.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../node/line-source.js";
 import type { SessionStore } from "../store/types.js";
 import { type FileResult, importFile } from "./import-file.js";
@@ -58,6 +59,9 @@ export async function runImport(
   };
   const missingReported = new Set<HistorySource>();
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  // a long import would otherwise let V8's old generation grow far past the little it keeps alive
+  const heap = new HeapGuard();
+  const onLine = () => heap.tick();
   for (const target of await targets(options, warn)) {
     for await (const item of scanPath(target.path, target.source)) {
       if (item.kind === "warning") {
@@ -68,6 +72,7 @@ export async function runImport(
       let read = 0;
       const result = await importFile(store, item.path, item.source, {
         maxLineBytes,
+        onLine,
         onBytes: (bytes) => {
           read += bytes;
           hooks.progress?.(item.path, read);
