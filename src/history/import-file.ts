@@ -1,16 +1,13 @@
 import { hash } from "node:crypto";
 import { realpath, stat } from "node:fs/promises";
-import type { RuntimeEvent } from "../contracts/events.js";
-import type { RuntimeMapper } from "../kit/mapper.js";
-import { overlongLineEntry, readTranscriptLine, type TranscriptEntry } from "../kit/transcript.js";
-import type { OverlongLine } from "../node/line-splitter.js";
-import type { SessionRecord, SessionStore } from "../store/types.js";
+import { readTranscriptLine } from "../kit/transcript.js";
+import type { SessionStore } from "../store/types.js";
 import { completeLength, completeLines } from "./complete-lines.js";
+import { FileRun } from "./file-run.js";
 import { codeOf } from "./scan.js";
-import { SessionSummary } from "./session-summary.js";
+import { sessionChunks, sessionParts } from "./session-parts.js";
 import {
   type HistorySource,
-  historyMapper,
   isHistorySource,
   looksLike,
   MissingSourceError,
@@ -38,14 +35,20 @@ export interface FileResult {
 
 export interface FileImportOptions {
   maxLineBytes: number;
+  /**
+   * A session none of whose files was written for this long is taken as finished: what its end left open is
+   * closed (a Claude Code session file never writes the end of its last turn). Default one hour.
+   */
+  settledAfterMs?: number;
+  /** The time now (injected for tests). */
+  now?: () => number;
   /** Bytes of the file read so far (progress). */
   onBytes?: (bytes: number) => void;
   /** Called once per line read (the importer's HeapGuard). */
   onLine?: () => void;
 }
 
-/** Events per append: large enough to fill a commit, small enough to hold little in memory. */
-const APPEND_EVENTS = 512;
+export const SETTLED_AFTER_MS = 60 * 60 * 1000;
 
 /** The canonical id of an imported file: stable per (real) path, so every run finds the same session. */
 export function importedSessionId(realPath: string): string {
@@ -53,16 +56,19 @@ export function importedSessionId(realPath: string): string {
 }
 
 /**
- * Imports one session file into the store, or what it gained since the last run.
+ * Imports one session file (with its subagents' files, for Claude Code) into the store, or what it gained
+ * since the last run.
  *
  * Incremental by re-mapping: a grown file is mapped again from its first line, because a mapper's state (open
  * turns, items, requests) comes from everything before, and only the events past the stored `lastSequence` are
  * appended. That these are the right events rests on mappers being deterministic and streaming: the events of
  * a line depend only on the lines before it (timestamps come from the records, never the clock), so mapping a
  * longer file repeats the shorter one's events and then goes on. It is checked: the re-mapped event at the
- * stored `lastSequence` must equal the stored one, else (a provider-runtime that maps differently) the file is
- * left as it was, with a warning. `finish()` is not called: it closes what the input left open, and the end of a
- * file being written is no end of the session (its events would contradict the lines still to come).
+ * stored `lastSequence` must equal the stored one, else the file is left as it was, with a warning.
+ *
+ * The end of a file is no end of its session while it may still be written, so `finish()` (which closes what
+ * the input left open) runs only once the session has settled (SETTLED_AFTER_MS); the record then says
+ * `closed`, and a closed session that grows again is a warning (its stored end cannot be taken back).
  */
 export async function importFile(
   store: SessionStore,
@@ -78,198 +84,107 @@ export async function importFile(
     warnings: [],
     pendingBytes: 0,
   };
+  const skip = (warning: string): FileResult => ({ ...result, warnings: [...result.warnings, warning] });
   let real: string;
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     real = await realpath(path);
     info = await stat(real);
   } catch (error) {
-    result.warnings.push(`cannot read ${path}: ${codeOf(error)}`);
-    return result;
+    return skip(`cannot read ${path}: ${codeOf(error)}`);
   }
   const sessionId = importedSessionId(real);
+  result.sessionId = sessionId;
   const record = await store.getSession(sessionId);
   const before = record?.importedFrom;
-  if (before !== undefined && info.size < before.bytes) {
-    result.warnings.push(
-      `${path} is shorter than when it was imported (rewritten?); the stored session is kept`,
-    );
-    return result;
+  if (before !== undefined && info.size < before.bytes)
+    return skip(`${path} is shorter than when it was imported (rewritten?); the stored session is kept`);
+
+  // a file imported before: its source is known, and a file not written since is not read at all
+  const known = record !== undefined && isHistorySource(record.provider) ? record.provider : undefined;
+  const now = options.now?.() ?? Date.now();
+  const settledAfter = options.settledAfterMs ?? SETTLED_AFTER_MS;
+  if (before !== undefined && known !== undefined) {
+    const parts = await sessionParts(real, given ?? known, info.mtimeMs);
+    const settled = now - parts.mtimeMs >= settledAfter;
+    if (before.mtimeMs === parts.mtimeMs && (before.closed === true || !settled))
+      return { ...result, status: "unchanged", source: known, pendingBytes: info.size - before.bytes };
+    if (before.closed === true)
+      return skip(
+        `${path} was written again after an import took it as finished (closing its last turn); its new lines are not imported`,
+      );
   }
-  if (before !== undefined && before.mtimeMs === info.mtimeMs) {
-    // not written since: at most the same unfinished last line as then
-    const unchanged: FileResult = {
-      ...result,
-      status: "unchanged",
-      sessionId,
-      pendingBytes: info.size - before.bytes,
-    };
-    if (record !== undefined && isHistorySource(record.provider)) unchanged.source = record.provider;
-    return unchanged;
-  }
+
   let length: number;
   try {
     length = await completeLength(real, info.size);
   } catch (error) {
-    result.warnings.push(`cannot read ${path}: ${codeOf(error)}`);
-    return result;
+    return skip(`cannot read ${path}: ${codeOf(error)}`);
   }
   result.pendingBytes = info.size - length;
   if (length === 0) return result; // empty, or a first line still being written
 
+  const first = known === undefined ? await firstRecord(real, length, options.maxLineBytes) : undefined;
+  const source = given ?? known ?? sniffSource(first);
+  if (source === undefined || (known === undefined && !looksLike(source, first))) {
+    const what = given === undefined ? "a Claude Code or Codex session file" : `a ${given} session file`;
+    return skip(`${path} is not ${what} (its first line does not look like one); skipped`);
+  }
+  result.source = source;
+  const parts = await sessionParts(real, source, info.mtimeMs);
+  const settled = now - parts.mtimeMs >= settledAfter;
+
   const lastSequence = record?.lastSequence ?? 0;
   const [lastStored] = lastSequence > 0 ? await store.readEvents(sessionId, lastSequence - 1, 1) : [];
-  const run = new FileRun(store, sessionId, record, given, path, options.maxLineBytes, lastStored);
+  let run: FileRun;
   try {
-    for await (const chunk of completeLines(real, length, options.maxLineBytes)) {
+    run = new FileRun(store, sessionId, source, record, options.maxLineBytes, lastStored);
+  } catch (error) {
+    if (!(error instanceof MissingSourceError)) throw error;
+    return { ...skip(error.message), missingSource: source };
+  }
+  const done = (status: FileStatus): FileResult => ({
+    ...result,
+    status,
+    events: run.appended,
+    warningEvents: run.warningEvents,
+    warnings: run.refusal === undefined ? result.warnings : [...result.warnings, `${path}: ${run.refusal}`],
+  });
+  try {
+    for await (const chunk of sessionChunks(parts, length, options.maxLineBytes)) {
       for (const line of chunk.lines) {
         options.onLine?.();
-        if (!run.line(line)) return run.result(result, "skipped");
+        if (!run.line(line)) return done("skipped");
       }
       if (run.batchFull) await run.flush();
       options.onBytes?.(chunk.bytes);
     }
+    if (settled && !run.finish()) return done("skipped");
     await run.flush();
   } catch (error) {
-    if (error instanceof MissingSourceError) {
-      result.warnings.push(error.message);
-      if (run.source !== undefined) result.missingSource = run.source;
-      return result;
-    }
-    result.warnings.push(`cannot read ${path}: ${codeOf(error)}`);
-    return run.result(result, "skipped");
+    await run.flush().catch(() => undefined);
+    return { ...done("skipped"), warnings: [...result.warnings, `cannot read ${path}: ${codeOf(error)}`] };
   }
   if (run.created || record !== undefined)
     await store.updateSession(sessionId, {
-      ...summaryPatch(run.summary),
-      importedFrom: { path: real, bytes: length, mtimeMs: info.mtimeMs },
+      ...run.summaryPatch(),
+      importedFrom: {
+        path: real,
+        bytes: length,
+        mtimeMs: parts.mtimeMs,
+        ...(settled ? { closed: true } : {}),
+      },
     });
-  return run.result(result, record === undefined ? "new" : run.appended > 0 ? "grown" : "unchanged");
+  return done(record === undefined ? "new" : run.appended > 0 ? "grown" : "unchanged");
 }
 
-/** The mapping of one file, line by line, into batches appended to the store. */
-class FileRun {
-  readonly summary = new SessionSummary();
-  appended = 0;
-  warningEvents = 0;
-  created = false;
-  source: HistorySource | undefined;
-  #mapper: RuntimeMapper | undefined;
-  #lineNumber = 0;
-  #batch: RuntimeEvent[] = [];
-  readonly #skipThrough: number;
-  #warning: string | undefined;
-  /** The stored event at `#skipThrough`, which the same sequence of the new mapping must equal. */
-  readonly #lastStoredJson: string | undefined;
-
-  constructor(
-    readonly store: SessionStore,
-    readonly sessionId: string,
-    readonly record: SessionRecord | undefined,
-    readonly given: HistorySource | undefined,
-    readonly path: string,
-    readonly maxLineBytes: number,
-    lastStored: RuntimeEvent | undefined,
-  ) {
-    this.#skipThrough = record?.lastSequence ?? 0;
-    this.#lastStoredJson = lastStored === undefined ? undefined : JSON.stringify(lastStored);
-    this.source = given;
-  }
-
-  /** Maps a line; false when the file is not to be imported (another format, a mapping that changed). */
-  get batchFull(): boolean {
-    return this.#batch.length >= APPEND_EVENTS;
-  }
-
-  line(line: string | OverlongLine): boolean {
-    this.#lineNumber++;
-    const entry: TranscriptEntry | undefined =
-      typeof line === "string"
-        ? readTranscriptLine(line, this.#lineNumber, undefined)
-        : overlongLineEntry(line.head, line.bytes, this.maxLineBytes, this.#lineNumber);
-    if (entry === undefined) return true;
-    if (this.#mapper === undefined && !this.#start(entry)) return false;
-    for (const event of (this.#mapper as RuntimeMapper).map(entry)) {
-      this.summary.observe(event);
-      if (event.sequence === this.#skipThrough && !this.#sameAsStored(event)) return false;
-      if (event.sequence <= this.#skipThrough) continue;
-      if (event.type === "runtime.warning") this.warningEvents++;
-      this.#batch.push(event);
+/** The first complete line's record (undefined when it is not JSON). */
+async function firstRecord(path: string, length: number, maxLineBytes: number): Promise<unknown> {
+  for await (const chunk of completeLines(path, length, maxLineBytes))
+    for (const line of chunk.lines) {
+      if (typeof line !== "string") return undefined;
+      const entry = readTranscriptLine(line, 1, undefined);
+      return entry?.kind === "message" ? entry.msg : undefined;
     }
-    return true;
-  }
-
-  async flush(): Promise<void> {
-    if (this.#batch.length === 0) return;
-    const batch = this.#batch;
-    this.#batch = [];
-    if (this.record === undefined && !this.created) {
-      await this.store.createSession(
-        newRecord(this.sessionId, this.source as HistorySource, batch[0] as RuntimeEvent),
-      );
-      this.created = true;
-    }
-    await this.store.append(this.sessionId, batch);
-    this.appended += batch.length;
-  }
-
-  result(base: FileResult, status: FileStatus): FileResult {
-    const out: FileResult = {
-      ...base,
-      status,
-      sessionId: this.sessionId,
-      events: this.appended,
-      warningEvents: this.warningEvents,
-    };
-    if (this.source !== undefined) out.source = this.source;
-    if (this.#warning !== undefined) out.warnings = [...base.warnings, this.#warning];
-    return out;
-  }
-
-  /** The first record decides the source (or confirms the one given) and starts the mapper. */
-  #start(entry: TranscriptEntry): boolean {
-    const first = entry.kind === "message" ? entry.msg : undefined;
-    const source = this.given ?? sniffSource(first);
-    if (source === undefined || !looksLike(source, first)) {
-      const what =
-        this.given === undefined ? "a Claude Code or Codex session file" : `a ${this.given} session file`;
-      this.#warning = `${this.path} is not ${what} (its first line does not look like one); skipped`;
-      return false;
-    }
-    this.source = source;
-    this.#mapper = historyMapper(source).create({ sessionId: this.sessionId });
-    return true;
-  }
-
-  #sameAsStored(event: RuntimeEvent): boolean {
-    if (this.#lastStoredJson === JSON.stringify(event)) return true;
-    this.#warning = `${this.path}: mapping it again does not give the events stored from it before (another provider-runtime version?); the stored session is kept as it is`;
-    return false;
-  }
-}
-
-function newRecord(id: string, source: HistorySource, first: RuntimeEvent): SessionRecord {
-  return {
-    id,
-    provider: source,
-    origin: "import",
-    createdAt: first.createdAt,
-    updatedAt: first.createdAt,
-    state: "ready",
-    lastSequence: 0,
-    openRequests: 0,
-    exited: false,
-  };
-}
-
-function summaryPatch(summary: SessionSummary) {
-  const { state, openRequests, exited, title, cwd, model } = summary.fields;
-  return {
-    state,
-    openRequests,
-    exited,
-    ...(title === undefined ? {} : { title }),
-    ...(cwd === undefined ? {} : { cwd }),
-    ...(model === undefined ? {} : { model }),
-  };
+  return undefined;
 }

@@ -14,6 +14,9 @@ export interface ImportOptions {
   from?: HistorySource;
   env?: NodeJS.ProcessEnv;
   maxLineBytes?: number;
+  /** See FileImportOptions.settledAfterMs. */
+  settledAfterMs?: number;
+  now?: () => number;
 }
 
 export interface ImportHooks {
@@ -72,6 +75,8 @@ export async function runImport(
       let read = 0;
       const result = await importFile(store, item.path, item.source, {
         maxLineBytes,
+        ...(options.settledAfterMs === undefined ? {} : { settledAfterMs: options.settledAfterMs }),
+        ...(options.now === undefined ? {} : { now: options.now }),
         onLine,
         onBytes: (bytes) => {
           read += bytes;

@@ -46,8 +46,12 @@ export async function* scanPath(path: string, source: HistorySource | undefined)
   }
 }
 
-/** Without a source, any `*.jsonl` is a candidate; its first line decides. */
+/** A Claude Code subagent's file: read with its session's file, never a session of its own. */
+const SUBAGENT_FILE = /^agent-.+\.jsonl$/;
+
+/** Without a source, any `*.jsonl` but a subagent's is a candidate; its first line decides. */
 function matches(source: HistorySource | undefined, name: string): boolean {
+  if (SUBAGENT_FILE.test(name)) return false;
   return source === undefined ? name.endsWith(".jsonl") : isSessionFileName(source, name);
 }
 

@@ -8,6 +8,8 @@ import type { SessionStore } from "../../src/store/types.js";
 import { memoryIo } from "../../src/test-support/memory-io.js";
 
 export const ROLLOUTS = join(import.meta.dirname, "..", "fixtures", "codex-rollout");
+export const CLAUDE_CODE = join(import.meta.dirname, "..", "fixtures", "claude-code");
+export const REAL_CLAUDE_CODE_FILE = "/work/shared/fixtures/real/claude-code-session-2.1.38-spotter.jsonl";
 
 /** A temp dir holding a history tree and a data dir; `remove()` deletes it. */
 export async function tempHome(): Promise<{ root: string; data: string; remove: () => Promise<void> }> {
@@ -16,22 +18,26 @@ export async function tempHome(): Promise<{ root: string; data: string; remove: 
 }
 
 /** Copies recorded rollouts into `root` at the given relative paths (`fixture` → `relative path`). */
-export async function placeRollouts(root: string, files: Record<string, string>): Promise<string[]> {
+export async function placeRollouts(
+  root: string,
+  files: Record<string, string>,
+  from = ROLLOUTS,
+): Promise<string[]> {
   const placed: string[] = [];
   for (const [fixture, relative] of Object.entries(files)) {
     const target = join(root, relative);
     await mkdir(dirname(target), { recursive: true });
-    await copyFile(join(ROLLOUTS, `${fixture}.jsonl`), target);
+    await copyFile(fixture.startsWith("/") ? fixture : join(from, `${fixture}.jsonl`), target);
     placed.push(target);
   }
   return placed;
 }
 
-/** What `normalize --from codex-rollout` gives for the file, with the id `import` uses for it (or for `idOf`). */
-export async function normalized(file: string, idOf = file): Promise<string[]> {
+/** What `normalize --from SOURCE` gives for the file, with the id `import` uses for it (or for `idOf`). */
+export async function normalized(file: string, idOf = file, source = "codex-rollout"): Promise<string[]> {
   const io = memoryIo();
   const id = importedSessionId(await realpath(idOf));
-  const code = await main(["normalize", "--from", "codex-rollout", "--session-id", id, file], io);
+  const code = await main(["normalize", "--from", source, "--session-id", id, file], io);
   if (code !== 0) throw new Error(`normalize exited ${code}: ${io.err()}`);
   // re-serialized: normalize copies a raw record's source text (a hand-written file's spaces included), the store
   // keeps the parsed record
