@@ -31,18 +31,21 @@ export async function subagentFilesOf(sessionFile: string): Promise<string[]> {
  * The session file's lines, with the lines of its subagent files (subagentFilesOf) merged in by each record's
  * `timestamp`; a line without one stays after the line before it in its own file. On a tie the session file's
  * line comes first. Without subagent files, the session file's lines as they are (nothing is parsed here).
+ * `read` gives one file's lines (`import` reads only the part of each file that ends in a line break).
  */
 export async function* sessionFileLines(
   sessionFile: string,
   options: ReadLineOptions = {},
+  read: (file: string) => AsyncIterable<string | OverlongLine> = (file) =>
+    readLineRecords(file, undefined, options),
 ): AsyncGenerator<string | OverlongLine> {
   const subagents = await subagentFilesOf(sessionFile);
   if (subagents.length === 0) {
-    yield* readLineRecords(sessionFile, undefined, options);
+    yield* read(sessionFile);
     return;
   }
   const sources = [sessionFile, ...subagents].map((file) => ({
-    lines: readLineRecords(file, undefined, options),
+    lines: read(file)[Symbol.asyncIterator](),
     head: undefined as string | OverlongLine | undefined,
     time: "",
     done: false,
