@@ -1,13 +1,11 @@
 import type { RuntimeEvent } from "../contracts/events.js";
 import { AppendBuffer, type BufferLimits, DEFAULT_BUFFER_LIMITS } from "./jetstream/append-buffer.js";
 import { type EncodedEvent, encodeEvent } from "./jetstream/event-codec.js";
-import { type NatsHealth, NatsLink } from "./jetstream/nats-link.js";
+import { NatsLink } from "./jetstream/nats-link.js";
 import { SessionRegistry } from "./jetstream/session-registry.js";
 import { SessionWriter } from "./jetstream/session-writer.js";
 import { followSubject, readSubject } from "./jetstream/subject-reader.js";
-import type { SessionPatch, SessionRecord, SessionStore } from "./types.js";
-
-export type { NatsHealth } from "./jetstream/nats-link.js";
+import type { SessionPatch, SessionRecord, SessionStore, StoreHealth } from "./types.js";
 
 export interface JetStreamStoreOptions {
   /** NATS server URL(s), e.g. `nats://127.0.0.1:4222`. */
@@ -92,8 +90,9 @@ export class JetStreamStore implements SessionStore {
     }
   }
 
-  health(): NatsHealth {
-    const health: NatsHealth = {
+  health(): StoreHealth {
+    const health: StoreHealth = {
+      backend: "jetstream",
       connected: this.link.up,
       buffered: { events: this.#buffer.events, bytes: this.#buffer.bytes },
     };
@@ -128,6 +127,23 @@ export class JetStreamStore implements SessionStore {
 
   listSessions(): Promise<SessionRecord[]> {
     return this.registry.list();
+  }
+
+  /**
+   * Cluster leases: makes `node` the session's owner until `leaseUntil` unless another node's lease holds at
+   * `now` (compare-and-set); the claimed record, or undefined.
+   */
+  claimSession(
+    id: string,
+    node: string,
+    leaseUntil: string,
+    now: string,
+  ): Promise<SessionRecord | undefined> {
+    return this.registry.claim(id, node, leaseUntil, now);
+  }
+
+  releaseSession(id: string, node: string, now: string): Promise<void> {
+    return this.registry.release(id, node, now);
   }
 
   async append(sessionId: string, events: readonly RuntimeEvent[]): Promise<void> {

@@ -172,3 +172,47 @@ describe("JetStreamStore: the registry", () => {
     expect(after?.openRequests).toBe(15);
   });
 });
+
+describe("JetStreamStore: cluster leases", () => {
+  const t = (seconds: number) => new Date(Date.UTC(2026, 11, 1, 10, 0, seconds)).toISOString();
+
+  it("lets one node own a session until its lease ends; then another may claim it", async () => {
+    const nodeA = await openStore("LEASES");
+    const nodeB = await openStore("LEASES");
+    await nodeA.createSession(record("ses_lease"));
+    expect((await nodeA.claimSession("ses_lease", "a", t(10), t(0)))?.owner).toEqual({
+      node: "a",
+      leaseUntil: t(10),
+    });
+    expect(await nodeB.claimSession("ses_lease", "b", t(15), t(5))).toBeUndefined();
+    expect((await nodeA.claimSession("ses_lease", "a", t(20), t(5)))?.owner).toEqual({
+      node: "a",
+      leaseUntil: t(20),
+    });
+    expect((await nodeB.claimSession("ses_lease", "b", t(40), t(21)))?.owner).toEqual({
+      node: "b",
+      leaseUntil: t(40),
+    });
+    expect(await nodeA.claimSession("ses_lease", "a", t(50), t(22))).toBeUndefined();
+    await nodeA.releaseSession("ses_lease", "a", t(23)); // not a's any more: nothing changes
+    expect((await nodeA.getSession("ses_lease"))?.owner).toEqual({ node: "b", leaseUntil: t(40) });
+    await nodeB.releaseSession("ses_lease", "b", t(24));
+    expect((await nodeA.getSession("ses_lease"))?.owner).toEqual({ node: "b", leaseUntil: t(24) });
+    expect(await nodeB.claimSession("ses_none", "b", t(30), t(0))).toBeUndefined();
+  });
+
+  it("gives an expired session to exactly one of two nodes claiming it at once", async () => {
+    const nodeA = await openStore("LEASES");
+    const nodeB = await openStore("LEASES");
+    for (const n of range(1, 10)) {
+      const id = `ses_race_${n}`;
+      await nodeA.createSession({ ...record(id), owner: { node: "dead", leaseUntil: t(1) } });
+      const [a, b] = await Promise.all([
+        nodeA.claimSession(id, "a", t(30), t(10)),
+        nodeB.claimSession(id, "b", t(30), t(10)),
+      ]);
+      expect([a, b].filter((claimed) => claimed !== undefined)).toHaveLength(1);
+      expect((await nodeA.getSession(id))?.owner?.node).toBe(a === undefined ? "b" : "a");
+    }
+  });
+});

@@ -2,18 +2,6 @@ import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { loadNatsModules, type NatsModules } from "./nats-modules.js";
 
-/** What the store says about its connection to NATS (the server's health route shows it). */
-export interface NatsHealth {
-  /** False while NATS is unreachable or JetStream refuses publishes; appends are buffered meanwhile. */
-  connected: boolean;
-  /** When the current outage began (ISO time), while there is one. */
-  downSince?: string;
-  /** Events accepted but not yet stored in JetStream, and their JSON size. */
-  buffered: { events: number; bytes: number };
-  /** The last error seen talking to NATS, while it is unreachable. */
-  lastError?: string;
-}
-
 export interface NatsLinkOptions {
   servers: string | string[];
   /** The connection's name, as NATS monitoring shows it. */

@@ -1,10 +1,12 @@
 import type { KV } from "@nats-io/kv";
+import { BoundedMap } from "../../kit/bounded-map.js";
 import type { SessionPatch, SessionRecord } from "../types.js";
 import { isTransient, type NatsLink } from "./nats-link.js";
 
 /** KV's answer to an update whose expected revision is not the key's last. */
 const WRONG_LAST_SEQUENCE = 10071;
 
+const KNOWN_RECORDS = 10_000;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -12,12 +14,16 @@ const decoder = new TextDecoder();
  * The session registry in a JetStream KV bucket: one key per session, its SessionRecord as JSON. Updates are
  * compare-and-set on the key's revision, so two nodes patching one record (the owner renewing its lease while
  * another reads it) never lose a field. While NATS is unreachable, patches are merged into one pending patch per
- * session (bounded by the number of sessions) and written when it is back; reads apply them on top.
+ * session (bounded by the number of sessions) and written when it is back; reads apply them on top, and a read
+ * of a record this node has seen is answered from its last known value (so the node's own sessions still take
+ * commands during an outage).
  */
 export class SessionRegistry {
   readonly #pending = new Map<string, SessionPatch>();
   /** One update at a time per session on this node: parallel ones would only fight over the revision. */
   readonly #chains = new Map<string, Promise<void>>();
+  /** The last value of the records this node read or wrote, for reads during an outage. */
+  readonly #known = new BoundedMap<string, SessionRecord>(KNOWN_RECORDS);
   #flushing: Promise<void> | undefined;
 
   constructor(
@@ -37,6 +43,7 @@ export class SessionRegistry {
   async create(record: SessionRecord): Promise<void> {
     try {
       await this.kv.create(record.id, encoder.encode(JSON.stringify(record)));
+      this.#known.set(record.id, record);
     } catch (error) {
       if (isWrongLastSequence(error)) throw new Error(`session ${record.id} exists`);
       throw unreachable(error);
@@ -70,11 +77,36 @@ export class SessionRegistry {
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
-    const stored = await this.#read(id).catch((error: unknown) => {
-      throw unreachable(error);
-    });
+    let record: SessionRecord | undefined;
+    try {
+      record = this.link.up ? (await this.#read(id))?.record : this.#known.get(id);
+    } catch (error) {
+      if (!isTransient(error)) throw error;
+      record = this.#known.get(id);
+    }
+    if (record === undefined && !this.link.up)
+      throw unreachable(new Error(this.link.lastError ?? "no connection"));
     const pending = this.#pending.get(id);
-    return stored && pending ? merge(stored.record, pending) : stored?.record;
+    return record && pending ? merge(record, pending) : record;
+  }
+
+  /**
+   * Makes `node` the session's owner until `leaseUntil`, unless another node holds a lease that has not ended by
+   * `now`; compare-and-set, so of two nodes claiming at once one wins. The record as claimed, or undefined.
+   */
+  async claim(id: string, node: string, leaseUntil: string, now: string): Promise<SessionRecord | undefined> {
+    return this.#swap(id, (record) => {
+      const owner = record.owner;
+      if (owner !== undefined && owner.node !== node && owner.leaseUntil > now) return undefined;
+      return { ...record, owner: { node, leaseUntil } };
+    });
+  }
+
+  /** Ends `node`'s lease on the session at once (a node that stops cleanly), if it still holds it. */
+  async release(id: string, node: string, now: string): Promise<void> {
+    await this.#swap(id, (record) =>
+      record.owner?.node === node ? { ...record, owner: { node, leaseUntil: now } } : undefined,
+    );
   }
 
   async list(): Promise<SessionRecord[]> {
@@ -107,14 +139,25 @@ export class SessionRegistry {
   }
 
   async #apply(id: string, patch: SessionPatch): Promise<void> {
+    const written = await this.#swap(id, (record) => merge(record, patch));
+    if (written === undefined) throw new UnknownSession(id);
+  }
+
+  /** Compare-and-set of one record: `change` gives the new value, or undefined to leave it. */
+  async #swap(
+    id: string,
+    change: (record: SessionRecord) => SessionRecord | undefined,
+  ): Promise<SessionRecord | undefined> {
     for (let attempt = 0; ; attempt++) {
       const stored = await this.#read(id);
-      if (stored === undefined) throw new UnknownSession(id);
-      const record = merge(stored.record, patch);
+      if (stored === undefined) return undefined;
+      const record = change(stored.record);
+      if (record === undefined) return undefined;
       try {
         await this.kv.update(id, encoder.encode(JSON.stringify(record)), stored.revision);
+        this.#known.set(id, record);
         this.link.succeeded();
-        return;
+        return record;
       } catch (error) {
         if (!isWrongLastSequence(error)) throw error;
         // Another node won this round; every round has a winner, so a short random pause ends the contention.
@@ -126,7 +169,9 @@ export class SessionRegistry {
   async #read(id: string): Promise<{ record: SessionRecord; revision: number } | undefined> {
     const entry = await this.kv.get(id);
     if (entry === null || entry.operation !== "PUT") return undefined;
-    return { record: JSON.parse(decoder.decode(entry.value)) as SessionRecord, revision: entry.revision };
+    const record = JSON.parse(decoder.decode(entry.value)) as SessionRecord;
+    if (this.#known.has(id)) this.#known.set(id, record);
+    return { record, revision: entry.revision };
   }
 
   #defer(id: string, patch: SessionPatch): void {

@@ -20,8 +20,10 @@ export async function findStart(
   after: number,
 ): Promise<{ start: number; stored: boolean }> {
   const jsm = link.jsm;
+  // The stream's end before the subject's tail: if the subject has no message yet, none it gets later is before it.
+  const end = (await jsm.streams.info(stream)).state.last_seq;
   const tail = await jsm.streams.getMessage(stream, { last_by_subj: subject });
-  if (tail === null) return { start: (await jsm.streams.info(stream)).state.last_seq + 1, stored: false };
+  if (tail === null) return { start: end + 1, stored: false };
   if (sequenceOf(tail) <= after) return { start: tail.seq + 1, stored: false };
   if (after <= 0) return { start: 1, stored: true };
   const next = (seq: number) =>
