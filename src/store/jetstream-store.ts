@@ -33,7 +33,8 @@ const IDLE_WRITERS = 10_000;
 /**
  * The SessionStore on NATS JetStream, for several `serve` processes sharing one log (DESIGN.md §10): every
  * session's events in the deployment's stream (file storage) on subject `<prefix>.events.<sessionId>`, the event id
- * as `Nats-Msg-Id`, the registry in the KV bucket `<stream>_sessions`.
+ * (and the run of events a message carries, see event-codec.ts) as `Nats-Msg-Id`, the registry in the KV bucket
+ * `<stream>_sessions`.
  *
  * Guarantees: at-least-once publish (each message is retried until acknowledged), exactly-once stored (message id
  * de-duplication plus an expected-last-subject-sequence check, see SessionWriter), ordered per session. While NATS
@@ -150,10 +151,9 @@ export class JetStreamStore implements SessionStore {
     if (this.#closed) throw new Error("the store is closed");
     if (events.length === 0) return;
     const subject = this.subject(sessionId);
-    const maxPayload = this.link.maxPayload;
-    const encoded = events.map((event) => encodeEvent(event, maxPayload));
+    const encoded = events.map(encodeEvent);
     let bytes = 0;
-    for (const event of encoded) bytes += event.bytes;
+    for (const event of encoded) bytes += event.json.length;
     await this.#buffer.reserve(encoded.length, bytes);
     let writer = this.#writers.get(sessionId);
     if (writer === undefined) {
@@ -186,9 +186,10 @@ export class JetStreamStore implements SessionStore {
     return followSubject(this.link, { stream: this.stream, subject: this.subject(sessionId) }, after, signal);
   }
 
-  /** Resolves once every event appended so far is stored in JetStream. */
+  /** Resolves once every event appended so far is stored in JetStream, and every registry patch written. */
   async flushed(): Promise<void> {
     await Promise.all([...this.#writers.values()].map((writer) => writer.flushed()));
+    await this.registry.settle();
   }
 
   async close(): Promise<void> {
@@ -197,12 +198,13 @@ export class JetStreamStore implements SessionStore {
     const timeoutMs = this.options.closeTimeoutMs ?? 5_000;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      Promise.all([this.flushed(), this.registry.settle(timeoutMs)]),
+      this.flushed(),
       new Promise((resolve) => {
         timer = setTimeout(resolve, timeoutMs);
       }),
     ]);
     clearTimeout(timer);
+    this.registry.close();
     const unpublished = this.#buffer.events;
     await this.link.close();
     if (unpublished > 0)

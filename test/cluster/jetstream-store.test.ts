@@ -114,17 +114,24 @@ describe("JetStreamStore: events", () => {
     const nodeB = await openStore();
     const id = "ses_dup";
     const events = sessionEvents(id, 20);
-    await nodeA.append(id, events);
+    await nodeA.append(id, events.slice(0, 1));
+    await nodeA.append(id, events.slice(1));
     await nodeA.append(id, events.slice(10)); // the same writer retrying
     await nodeB.append(id, events.slice(5)); // another node that thinks they are not stored yet
-    // The raw publish JetStream sees on a retry: same Nats-Msg-Id, acknowledged as a duplicate.
+    // The raw publish JetStream sees on a retry: the same Nats-Msg-Id (here a message of one event: its id),
+    // acknowledged as a duplicate and not stored.
     const ack = await nodeA.link.js.publish(nodeA.subject(id), new TextEncoder().encode("again"), {
-      msgID: events[3]?.eventId ?? "",
+      msgID: events[0]?.eventId ?? "",
     });
     expect(ack.duplicate).toBe(true);
     await nodeB.append(id, [sessionEvent(id, 21)]);
-    expect(await subjectMessages(nodeA, id)).toBe(21);
-    expect(sequencesOf(await nodeA.readEvents(id, 0, 100))).toEqual(range(1, 21));
+    await nodeA.append(id, [sessionEvent(id, 21), sessionEvent(id, 22)]);
+    expect(await subjectMessages(nodeA, id)).toBe(4);
+    const back = await nodeB.readEvents(id, 0, 100);
+    expect(sequencesOf(back)).toEqual(range(1, 22));
+    expect(back.map((event) => JSON.stringify(event))).toEqual(
+      [...events, sessionEvent(id, 21), sessionEvent(id, 22)].map((event) => JSON.stringify(event)),
+    );
   });
 
   it("keeps each session's order while many sessions append at once", async () => {
@@ -147,12 +154,17 @@ describe("JetStreamStore: the registry", () => {
     await store.createSession(record("ses_reg_2"));
     await expect(store.createSession(record("ses_reg_1"))).rejects.toThrow(/exists/);
     await store.updateSession("ses_reg_1", { state: "ready", lastSequence: 7, title: "hello" });
-    expect(await store.getSession("ses_reg_1")).toEqual({
+    const expected = {
       ...record("ses_reg_1"),
       state: "ready",
       lastSequence: 7,
       title: "hello",
-    });
+    };
+    // This node sees its patch at once; another once it is written.
+    expect(await store.getSession("ses_reg_1")).toEqual(expected);
+    const other = await openStore("REGISTRY");
+    await store.flushed();
+    expect(await other.getSession("ses_reg_1")).toEqual(expected);
     expect(await store.getSession("ses_reg_none")).toBeUndefined();
     expect((await store.listSessions()).map((session) => session.id)).toEqual(["ses_reg_1", "ses_reg_2"]);
   });
@@ -166,6 +178,8 @@ describe("JetStreamStore: the registry", () => {
       ...range(1, 15).map((n) => nodeB.updateSession("ses_reg_cas", { openRequests: n })),
       nodeB.updateSession("ses_reg_cas", { owner: { node: "b", leaseUntil: "2026-12-01T10:01:00.000Z" } }),
     ]);
+    // Patches are written behind; flushed() waits for them.
+    await Promise.all([nodeA.flushed(), nodeB.flushed()]);
     const after = await nodeA.getSession("ses_reg_cas");
     expect(after?.owner).toEqual({ node: "b", leaseUntil: "2026-12-01T10:01:00.000Z" });
     expect(after?.lastSequence).toBe(15);

@@ -3,37 +3,43 @@ import { BoundedMap } from "../../kit/bounded-map.js";
 import type { SessionPatch, SessionRecord } from "../types.js";
 import { isTransient, type NatsLink } from "./nats-link.js";
 
-/** KV's answer to an update whose expected revision is not the key's last. */
+/** KV's answer to a write whose expected revision is not the key's last. */
 const WRONG_LAST_SEQUENCE = 10071;
-
+/** Records (with their revision) this node keeps: what it reads or writes, bounded. */
 const KNOWN_RECORDS = 10_000;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+interface Known {
+  record: SessionRecord;
+  revision: number;
+}
+
 /**
- * The session registry in a JetStream KV bucket: one key per session, its SessionRecord as JSON. Updates are
- * compare-and-set on the key's revision, so two nodes patching one record (the owner renewing its lease while
- * another reads it) never lose a field. While NATS is unreachable, patches are merged into one pending patch per
- * session (bounded by the number of sessions) and written when it is back; reads apply them on top, and a read
- * of a record this node has seen is answered from its last known value (so the node's own sessions still take
- * commands during an outage).
+ * The session registry in a JetStream KV bucket: one key per session, its SessionRecord as JSON. Every write is
+ * compare-and-set on the key's revision, so two nodes changing one record (the owner's summary, another node's
+ * claim) never lose a field.
+ *
+ * Patches are written behind: `update` merges the patch into the session's pending one and returns; one writer
+ * per session puts it (one request when the cached revision is still the key's), and while NATS is unreachable
+ * the pending patch waits, merged (one per session), until it is back. A read on this node applies its pending
+ * patch on top, and during an outage a record this node knows is answered from memory, so the node's own sessions
+ * still take commands. A node that dies loses at most its last summary patch, which the next start recomputes
+ * from the events (the server's restore).
  */
 export class SessionRegistry {
   readonly #pending = new Map<string, SessionPatch>();
-  /** One update at a time per session on this node: parallel ones would only fight over the revision. */
-  readonly #chains = new Map<string, Promise<void>>();
-  /** The last value of the records this node read or wrote, for reads during an outage. */
-  readonly #known = new BoundedMap<string, SessionRecord>(KNOWN_RECORDS);
-  #flushing: Promise<void> | undefined;
+  readonly #writing = new Map<string, Promise<void>>();
+  /** One compare-and-set at a time per session on this node: parallel ones would only fight over the revision. */
+  readonly #chains = new Map<string, Promise<unknown>>();
+  readonly #known = new BoundedMap<string, Known>(KNOWN_RECORDS);
+  #closed = false;
 
   constructor(
     readonly link: NatsLink,
     readonly kv: KV,
-  ) {
-    link.onChange((up) => {
-      if (up) this.#flush();
-    });
-  }
+    readonly warn: (message: string) => void = () => undefined,
+  ) {}
 
   get pendingPatches(): number {
     return this.#pending.size;
@@ -42,47 +48,29 @@ export class SessionRegistry {
   /** Stores a new record; refused (an error) when the id exists or NATS is unreachable. */
   async create(record: SessionRecord): Promise<void> {
     try {
-      await this.kv.create(record.id, encoder.encode(JSON.stringify(record)));
-      this.#known.set(record.id, record);
+      const revision = await this.kv.create(record.id, encoder.encode(JSON.stringify(record)));
+      this.#known.set(record.id, { record, revision });
     } catch (error) {
       if (isWrongLastSequence(error)) throw new Error(`session ${record.id} exists`);
       throw unreachable(error);
     }
   }
 
-  update(id: string, patch: SessionPatch): Promise<void> {
-    const previous = this.#chains.get(id) ?? Promise.resolve();
-    const next = previous.then(() => this.#update(id, patch));
-    const chain = next.catch(() => {});
-    this.#chains.set(id, chain);
-    void chain.then(() => {
-      if (this.#chains.get(id) === chain) this.#chains.delete(id);
-    });
-    return next;
-  }
-
-  async #update(id: string, patch: SessionPatch): Promise<void> {
-    if (this.#pending.has(id) || !this.link.up) {
-      this.#defer(id, patch);
-      return;
-    }
-    const epoch = this.link.epoch;
-    try {
-      await this.#apply(id, patch);
-    } catch (error) {
-      if (!isTransient(error)) throw error;
-      this.link.failed(error, epoch);
-      this.#defer(id, patch);
+  async update(id: string, patch: SessionPatch): Promise<void> {
+    this.#pending.set(id, { ...this.#pending.get(id), ...patch });
+    if (!this.#writing.has(id)) {
+      const writing = this.#writePending(id).finally(() => this.#writing.delete(id));
+      this.#writing.set(id, writing);
     }
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
     let record: SessionRecord | undefined;
     try {
-      record = this.link.up ? (await this.#read(id))?.record : this.#known.get(id);
+      record = this.link.up ? (await this.#read(id))?.record : this.#known.get(id)?.record;
     } catch (error) {
       if (!isTransient(error)) throw error;
-      record = this.#known.get(id);
+      record = this.#known.get(id)?.record;
     }
     if (record === undefined && !this.link.up)
       throw unreachable(new Error(this.link.lastError ?? "no connection"));
@@ -90,11 +78,27 @@ export class SessionRegistry {
     return record && pending ? merge(record, pending) : record;
   }
 
+  async list(): Promise<SessionRecord[]> {
+    let ids: string[];
+    try {
+      ids = [];
+      for await (const key of await this.kv.keys()) ids.push(key);
+    } catch (error) {
+      throw unreachable(error);
+    }
+    const records: SessionRecord[] = [];
+    for (const id of ids.sort()) {
+      const record = await this.get(id);
+      if (record) records.push(record);
+    }
+    return records;
+  }
+
   /**
    * Makes `node` the session's owner until `leaseUntil`, unless another node holds a lease that has not ended by
    * `now`; compare-and-set, so of two nodes claiming at once one wins. The record as claimed, or undefined.
    */
-  async claim(id: string, node: string, leaseUntil: string, now: string): Promise<SessionRecord | undefined> {
+  claim(id: string, node: string, leaseUntil: string, now: string): Promise<SessionRecord | undefined> {
     return this.#swap(id, (record) => {
       const owner = record.owner;
       if (owner !== undefined && owner.node !== node && owner.leaseUntil > now) return undefined;
@@ -109,104 +113,85 @@ export class SessionRegistry {
     );
   }
 
-  async list(): Promise<SessionRecord[]> {
-    try {
-      const ids: string[] = [];
-      for await (const key of await this.kv.keys()) ids.push(key);
-      const records: SessionRecord[] = [];
-      for (const id of ids.sort()) {
-        const record = await this.get(id);
-        if (record) records.push(record);
+  /** Waits for the pending patches to be written (through an outage: until NATS is back). */
+  async settle(): Promise<void> {
+    while (this.#writing.size > 0) await Promise.all(this.#writing.values());
+  }
+
+  close(): void {
+    this.#closed = true;
+  }
+
+  /** Writes the session's pending patch until none is left; through an outage, when NATS is back. */
+  async #writePending(id: string): Promise<void> {
+    for (;;) {
+      const patch = this.#pending.get(id);
+      if (patch === undefined || this.#closed) return;
+      try {
+        const written = await this.link.retry(() => this.#swap(id, (record) => merge(record, patch)));
+        if (written === undefined) this.warn(`registry: no session ${id} to patch`);
+      } catch (error) {
+        // Only a closed connection gets here: what is pending stays unwritten, as close() says.
+        if (this.link.nc.isClosed()) return;
+        this.warn(
+          `registry: patching session ${id}: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
-      return records;
-    } catch (error) {
-      throw unreachable(error);
+      // Patches that arrived meanwhile were merged into a new object: write again.
+      if (this.#pending.get(id) === patch) this.#pending.delete(id);
     }
   }
 
-  /** Waits for the pending patches to be written (or NATS to stay away for `timeoutMs`). */
-  async settle(timeoutMs: number): Promise<void> {
-    if (this.#pending.size === 0) return;
-    this.#flush();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.#flushing,
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
-  }
-
-  async #apply(id: string, patch: SessionPatch): Promise<void> {
-    const written = await this.#swap(id, (record) => merge(record, patch));
-    if (written === undefined) throw new UnknownSession(id);
-  }
-
-  /** Compare-and-set of one record: `change` gives the new value, or undefined to leave it. */
-  async #swap(
+  /** Compare-and-set of one record, one at a time per session: `change` gives the new value, or undefined. */
+  #swap(
     id: string,
     change: (record: SessionRecord) => SessionRecord | undefined,
   ): Promise<SessionRecord | undefined> {
+    const run = (this.#chains.get(id) ?? Promise.resolve()).then(() => this.#swapNow(id, change));
+    const chain = run.catch(() => undefined);
+    this.#chains.set(id, chain);
+    void chain.then(() => {
+      if (this.#chains.get(id) === chain) this.#chains.delete(id);
+    });
+    return run;
+  }
+
+  async #swapNow(
+    id: string,
+    change: (record: SessionRecord) => SessionRecord | undefined,
+  ): Promise<SessionRecord | undefined> {
+    // The cached revision first: when this node was the last to write, one request does it.
+    let current = this.#known.get(id) ?? (await this.#read(id));
     for (let attempt = 0; ; attempt++) {
-      const stored = await this.#read(id);
-      if (stored === undefined) return undefined;
-      const record = change(stored.record);
+      if (current === undefined) return undefined;
+      const record = change(current.record);
       if (record === undefined) return undefined;
       try {
-        await this.kv.update(id, encoder.encode(JSON.stringify(record)), stored.revision);
-        this.#known.set(id, record);
+        const revision = await this.kv.update(id, encoder.encode(JSON.stringify(record)), current.revision);
+        this.#known.set(id, { record, revision });
         this.link.succeeded();
         return record;
       } catch (error) {
         if (!isWrongLastSequence(error)) throw error;
-        // Another node won this round; every round has a winner, so a short random pause ends the contention.
-        await delay(Math.random() * Math.min(50, 2 + attempt * 5));
+        // Another node wrote since: read again; every round has a winner, so a short random pause ends contention.
+        if (attempt > 0) await delay(Math.random() * Math.min(50, 2 + attempt * 5));
+        current = await this.#read(id);
       }
     }
   }
 
-  async #read(id: string): Promise<{ record: SessionRecord; revision: number } | undefined> {
+  async #read(id: string): Promise<Known | undefined> {
     const entry = await this.kv.get(id);
-    if (entry === null || entry.operation !== "PUT") return undefined;
-    const record = JSON.parse(decoder.decode(entry.value)) as SessionRecord;
-    if (this.#known.has(id)) this.#known.set(id, record);
-    return { record, revision: entry.revision };
-  }
-
-  #defer(id: string, patch: SessionPatch): void {
-    this.#pending.set(id, { ...this.#pending.get(id), ...patch });
-    if (this.link.up) this.#flush();
-  }
-
-  #flush(): void {
-    this.#flushing ??= (async () => {
-      try {
-        while (this.#pending.size > 0) {
-          const [id, patch] = this.#pending.entries().next().value as [string, SessionPatch];
-          await this.link.retry(async () => {
-            try {
-              await this.#apply(id, patch);
-            } catch (error) {
-              if (!(error instanceof UnknownSession)) throw error;
-            }
-          });
-          // Patches that arrived while this one was written stay pending, merged, for the next round.
-          if (this.#pending.get(id) === patch) this.#pending.delete(id);
-        }
-      } catch {
-        // the connection is closed
-      } finally {
-        this.#flushing = undefined;
-      }
-    })();
-  }
-}
-
-class UnknownSession extends Error {
-  constructor(id: string) {
-    super(`no session ${id}`);
-    this.name = "UnknownSession";
+    if (entry === null || entry.operation !== "PUT") {
+      this.#known.release(id);
+      return undefined;
+    }
+    const known = {
+      record: JSON.parse(decoder.decode(entry.value)) as SessionRecord,
+      revision: entry.revision,
+    };
+    this.#known.set(id, known);
+    return known;
   }
 }
 

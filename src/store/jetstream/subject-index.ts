@@ -7,7 +7,7 @@ import type { NatsLink } from "./nats-link.js";
  * sequence to start a consumer at, or `undefined` when none is stored yet (`live` is then where later ones will
  * be).
  *
- * No index is kept: a session's messages carry their canonical sequence in a header and are in canonical order in
+ * No index is kept: a session's messages carry their canonical sequences in headers and are in canonical order in
  * the stream, so the first one past `after` is found by a binary search over stream sequences with the message
  * API's `next_by_subj` (the first message of a subject at or after a stream sequence): O(log n) small requests
  * (about 20 for a million messages), nothing to keep consistent with the log, and correct after any crash. The
@@ -49,6 +49,7 @@ export async function findStart(
   return { start: found, stored: true };
 }
 
+/** The last canonical sequence a message holds. */
 function sequenceOf(message: StoredMsg): number {
-  return positionOf(message.header)?.sequence ?? 0;
+  return positionOf(message.header)?.last ?? 0;
 }

@@ -29,6 +29,7 @@ export async function readSubject(
   if (!stored || limit <= 0) return events;
   const consumer = await orderedConsumer(link, address, start);
   const assembler = new EventAssembler();
+  let last = after;
   try {
     for (;;) {
       const batch = await consumer.fetch({ max_messages: BATCH, expires: 5_000 });
@@ -37,8 +38,12 @@ export async function readSubject(
       for await (const message of batch) {
         seen++;
         pending = message.info.pending;
-        const event = assembler.push(message.headers, message.data);
-        if (event !== undefined && event.sequence > after) events.push(event);
+        for (const event of assembler.push(message.headers, message.data)) {
+          // Strictly increasing: whatever a split brain left in the log, a reader never sees a sequence twice.
+          if (event.sequence <= last || events.length >= limit) continue;
+          events.push(event);
+          last = event.sequence;
+        }
         if (events.length >= limit || pending === 0) {
           batch.stop();
           break;
@@ -84,12 +89,15 @@ export async function* followSubject(
           batch = await consumer.fetch({ max_messages: BATCH, expires: LIVE_WAIT_MS });
           if (signal.aborted) batch.stop();
           for await (const message of batch) {
-            const event = assembler.push(message.headers, message.data);
-            if (event === undefined) continue;
+            const events = assembler.push(message.headers, message.data);
+            if (events.length === 0) continue;
             resumeAt = message.seq + 1;
-            if (event.sequence <= last) continue;
-            last = event.sequence;
-            yield event;
+            for (const event of events) {
+              if (event.sequence <= last) continue;
+              last = event.sequence;
+              yield event;
+              if (signal.aborted) break;
+            }
             if (signal.aborted) break;
           }
         }
