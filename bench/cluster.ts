@@ -1,4 +1,5 @@
-// `npm run bench:cluster`: the server over one node against three, in the same run. Real `serve` processes (the
+// `npm run bench:cluster`: the server on one node against three, in the same run, with the embedded SQLite store as
+// the reference. Real `serve` processes (the
 // built CLI: `npm run build` first) on one real nats-server, real Codex app-servers against each node's mock model.
 // Each session runs one `mock:long` turn (3,000 text deltas); its SSE subscribers read through another node than
 // the one running the agent when there are three. A standalone bench (the client branch's server bench had not
@@ -13,8 +14,10 @@ const SUBSCRIBERS = Number(process.env.BENCH_CLUSTER_SUBSCRIBERS ?? 2);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
+type Setup = "sqlite" | 1 | 3;
+
 interface Result {
-  nodes: number;
+  setup: Setup;
   seconds: number;
   delivered: number;
   p50Ms: number;
@@ -54,11 +57,11 @@ async function subscribe(url: string, samples: number[]): Promise<{ count: numbe
   return { count, gaps };
 }
 
-async function run(nodeCount: number): Promise<Result> {
-  const nats = await startNatsServer();
-  const cluster = new ClusterNodes(nats.url, 15_000);
+async function run(setup: Setup): Promise<Result> {
+  const nats = setup === "sqlite" ? undefined : await startNatsServer();
+  const cluster = new ClusterNodes(nats?.url, 15_000);
   try {
-    const names = ["a", "b", "c"].slice(0, nodeCount);
+    const names = ["a", "b", "c"].slice(0, setup === 3 ? 3 : 1);
     await Promise.all(names.map((name) => cluster.start(name)));
     const sessions: Array<{ id: string; owner: string }> = [];
     for (let i = 0; i < SESSIONS; i++) {
@@ -94,7 +97,7 @@ async function run(nodeCount: number): Promise<Result> {
     const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0;
     const delivered = got.reduce((sum, g) => sum + g.count, 0);
     return {
-      nodes: nodeCount,
+      setup,
       seconds,
       delivered,
       p50Ms: at(0.5),
@@ -103,22 +106,24 @@ async function run(nodeCount: number): Promise<Result> {
     };
   } finally {
     await cluster.dispose();
-    await nats.dispose();
+    await nats?.dispose();
   }
 }
 
 out(
-  `serve --nats: ${SESSIONS} codex sessions × ${SUBSCRIBERS} SSE subscribers, one mock:long turn each, Node ${process.version}`,
+  `serve: ${SESSIONS} codex sessions × ${SUBSCRIBERS} SSE subscribers, one mock:long turn each, Node ${process.version}`,
 );
+const SETUPS: Setup[] = ["sqlite", 1, 3];
+const LABELS = { sqlite: "1 node, SQLite  ", 1: "1 node, --nats  ", 3: "3 nodes, --nats " } as const;
 const results: Result[] = [];
-// Interleaved, twice: the machine's other load falls on both alike.
-for (const nodes of [1, 3, 1, 3]) results.push(await run(nodes));
-for (const nodes of [1, 3]) {
-  const runs = results.filter((r) => r.nodes === nodes);
+// Interleaved, twice: the machine's other load falls on every setup alike.
+for (const setup of [...SETUPS, ...SETUPS]) results.push(await run(setup));
+for (const setup of SETUPS) {
+  const runs = results.filter((r) => r.setup === setup);
   const best = runs.reduce((a, b) => (b.delivered / b.seconds > a.delivered / a.seconds ? b : a));
   out(
-    `  ${nodes} node${nodes === 1 ? " " : "s"}: ${fmt(best.delivered)} events delivered in ${best.seconds.toFixed(1)} s ` +
-      `(${fmt(best.delivered / best.seconds)}/s), driver → subscriber latency p50 ${best.p50Ms} ms, p99 ${best.p99Ms} ms` +
-      `${best.gaps === 0 ? ", no gap" : `, ${best.gaps} GAPS`} (best of ${runs.length})`,
+    `  ${LABELS[setup]} ${fmt(best.delivered)} events delivered in ${best.seconds.toFixed(1)} s ` +
+      `(${fmt(best.delivered / best.seconds).padStart(5)}/s), driver → subscriber latency p50 ${best.p50Ms} ms, ` +
+      `p99 ${best.p99Ms} ms${best.gaps === 0 ? ", no gap" : `, ${best.gaps} GAPS`} (best of ${runs.length})`,
   );
 }

@@ -7,14 +7,17 @@ import { SseReader } from "../../server/support/sse-reader.js";
 
 export const CLUSTER_TOKEN = "cluster-test-token";
 
-/** `serve --nats` nodes sharing one NATS server and one `--data` (native resume after a takeover needs it). */
+/**
+ * `serve --nats` nodes sharing one NATS server and one `--data` (native resume after a takeover needs it); with no
+ * NATS URL, one plain `serve` on the embedded SQLite store (the benchmark's reference).
+ */
 export class ClusterNodes {
   readonly data = mkdtempSync(join(tmpdir(), "cluster-data-"));
   readonly nodes = new Map<string, ServeProcess>();
   readonly readers: SseReader[] = [];
 
   constructor(
-    readonly natsUrl: string,
+    readonly natsUrl: string | undefined,
     readonly leaseMs = 3_000,
   ) {}
 
@@ -22,7 +25,13 @@ export class ClusterNodes {
     const node = await ServeProcess.start({
       data: this.data,
       token: CLUSTER_TOKEN,
-      extra: ["--nats", this.natsUrl, "--node", name, "--lease-ms", String(this.leaseMs), "--mock", ...extra],
+      extra: [
+        ...(this.natsUrl === undefined
+          ? []
+          : ["--nats", this.natsUrl, "--node", name, "--lease-ms", String(this.leaseMs)]),
+        "--mock",
+        ...extra,
+      ],
     });
     this.nodes.set(name, node);
     return node;
