@@ -83,7 +83,7 @@ export class JetStreamStore implements SessionStore {
     });
     try {
       await ensureStream(link, stream, prefix, options.duplicateWindowMs ?? 10 * 60_000);
-      const kv = await new link.modules.kv.Kvm(link.js).create(`${stream}_sessions`, { history: 1 });
+      const kv = await openBucket(link, `${stream}_sessions`);
       return new JetStreamStore(link, new SessionRegistry(link, kv), options);
     } catch (error) {
       await link.close();
@@ -218,6 +218,22 @@ export class JetStreamStore implements SessionStore {
   }
 }
 
+/**
+ * The registry's KV bucket, made on first start (file storage, one value per key); an existing one is used as it is,
+ * so an operator may make both beforehand with the replicas a NATS cluster should keep.
+ */
+async function openBucket(link: NatsLink, bucket: string) {
+  const kvm = new link.modules.kv.Kvm(link.js);
+  try {
+    await link.jsm.streams.info(`KV_${bucket}`);
+  } catch (error) {
+    if ((error as { name?: string } | null)?.name !== "StreamNotFoundError") throw error;
+    return kvm.create(bucket, { history: 1 });
+  }
+  return kvm.open(bucket);
+}
+
+/** The deployment's stream, made on first start; an existing one keeps its settings but for subjects and window. */
 async function ensureStream(link: NatsLink, stream: string, prefix: string, duplicateWindowMs: number) {
   const { StorageType } = link.modules.jetstream;
   const config = {
