@@ -93,6 +93,8 @@ export class ClusterSessions implements SessionCommands {
   };
 
   async create(body: CreateSessionBody): Promise<SessionRecord> {
+    if (!this.#store.health().connected)
+      throw new SessionCommandError("unavailable", "NATS is unreachable: no new session until it is back");
     return this.#local.create(body);
   }
 

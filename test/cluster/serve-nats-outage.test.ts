@@ -56,6 +56,11 @@ it("reports the outage, keeps the agent running, warns the session and publishes
   expect(down.ok).toBe(false);
   expect(down.store?.downSince).toEqual(expect.any(String));
 
+  // No new session while the registry is out of reach: a 503 that says why.
+  const refused = await cluster.post("a", "/v1/sessions", { provider: "codex" });
+  expect(refused.status).toBe(503);
+  expect(String(refused.body.error)).toMatch(/NATS is unreachable/);
+
   // The agent goes on while NATS is down: the approval is answered on its node and the turn runs to its end.
   const answered = await cluster.post("a", `/v1/sessions/${id}/requests/${request?.requestId}`, {
     decision: "accept",
