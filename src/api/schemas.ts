@@ -76,7 +76,24 @@ export const EventsPage = z.object({
   next: z.number().int().min(0).describe("The `after` of the next page (the last sequence returned)."),
 });
 
-export const Health = z.object({ ok: z.boolean(), version: z.string() });
+export const StoreHealth = z
+  .object({
+    backend: z.enum(["sqlite", "jetstream"]),
+    connected: z.boolean().describe("False while the store's engine (NATS) is unreachable."),
+    downSince: z.string().optional().describe("When the outage began."),
+    buffered: z
+      .object({ events: z.number().int().min(0), bytes: z.number().int().min(0) })
+      .optional()
+      .describe("Events accepted and not yet stored in the engine (published when it is back)."),
+    lastError: z.string().optional(),
+  })
+  .describe("The store's engine; absent for the embedded store.");
+
+export const Health = z.object({
+  ok: z.boolean().describe("False while the store's engine is unreachable."),
+  version: z.string(),
+  store: StoreHealth.optional(),
+});
 export type Health = z.infer<typeof Health>;
 
 export const ErrorBody = z.object({

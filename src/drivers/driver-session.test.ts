@@ -27,4 +27,24 @@ describe("DriverSession", () => {
     expect(events.at(-1)?.type).toBe("session.exited");
     expect(lines).toHaveLength(2);
   });
+
+  it("puts a host's warning in sequence with the session's events, and none after the session exited", async () => {
+    const mapper = findMapperDefinition("codex-app-server")?.create({ sessionId: "s" }) as BaseMapper;
+    const session = new DriverSession(mapper, {});
+    session.ingest("in", { method: "configWarning", params: { summary: "before" } });
+    session.warn("the store is unreachable", { reason: "store-unreachable" });
+    session.ingest("in", { method: "configWarning", params: { summary: "after" } });
+    session.terminate({ kind: "stop", message: "done" });
+    session.warn("too late");
+    const events: RuntimeEvent[] = [];
+    for await (const event of session.channel) events.push(event);
+    expect(events.map((event) => event.sequence)).toEqual(events.map((_, index) => index + 1));
+    const warnings = events.filter((event) => event.type === "runtime.warning");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.payload).toEqual({
+      message: "the store is unreachable",
+      detail: { reason: "store-unreachable" },
+    });
+    expect(events.indexOf(warnings[0] as RuntimeEvent)).toBe(1);
+  });
 });

@@ -106,6 +106,21 @@ export class DriverSession {
     return events[0];
   }
 
+  /** A `runtime.warning` the host asked for (RuntimeDriver.warn). */
+  warn(message: string, detail?: Record<string, unknown>): void {
+    this.emitOwn((builder) =>
+      builder.emit(
+        "runtime.warning",
+        { message, ...(detail === undefined ? {} : { detail }) },
+        {
+          raw: raw("runtime.driver", {
+            hostWarning: { message, ...(detail === undefined ? {} : { detail }) },
+          }),
+        },
+      ),
+    );
+  }
+
   /**
    * One `runtime.warning` per agent package installed at a version this project is not tested with: the driver
    * goes on (a newer program usually works, and unknown native kinds surface as warnings of their own).

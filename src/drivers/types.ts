@@ -70,6 +70,11 @@ export interface RuntimeDriver {
   interrupt(): Promise<void>;
   /** Ends the session: pending requests resolve as `cancel`, the open turn ends, `session.exited` follows. */
   stop(): Promise<void>;
+  /**
+   * A `runtime.warning` of the host's making (e.g. the server's store is unreachable), in sequence with the
+   * session's events. Ignored once the session has exited.
+   */
+  warn?(message: string, detail?: Record<string, unknown>): void;
 }
 
 export class UnknownRequestError extends Error {

@@ -57,7 +57,14 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
       }),
     );
   }
-  app.openapi(healthRoute, (c) => c.json({ ok: true, version: options.version }, 200));
+  app.openapi(healthRoute, (c) => {
+    // A store whose engine is unreachable (a NATS outage) makes the node unhealthy, and says why.
+    const store = options.store.health?.();
+    return c.json(
+      { ok: store?.connected ?? true, version: options.version, ...(store ? { store } : {}) },
+      200,
+    );
+  });
   app.use("/v1/*", bearerAuth(options.token));
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   app.use(

@@ -126,6 +126,11 @@ export class LocalSessions implements SessionCommands {
     return (await this.#store.getSession(sessionId)) ?? record;
   }
 
+  /** A `runtime.warning` in the stream of every session whose agent runs here (RuntimeDriver.warn). */
+  warnRunning(message: string, detail?: Record<string, unknown>): void {
+    for (const run of this.#runs.values()) if (!run.exited) run.driver.warn?.(message, detail);
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all([...this.#launching.values()].map((launch) => launch.catch(() => undefined)));

@@ -42,6 +42,19 @@ export interface SessionRecord {
   owner?: { node: string; leaseUntil: string };
 }
 
+/** What a store says of the engine behind it (the server's health route shows it). */
+export interface StoreHealth {
+  backend: "sqlite" | "jetstream";
+  /** False while the engine is unreachable (a shared log's outage); appends are buffered meanwhile. */
+  connected: boolean;
+  /** When the current outage began (ISO time), while there is one. */
+  downSince?: string;
+  /** Events accepted but not yet stored, and their JSON size. */
+  buffered?: { events: number; bytes: number };
+  /** The last error seen talking to the engine, while it is unreachable. */
+  lastError?: string;
+}
+
 export type SessionPatch = Partial<Omit<SessionRecord, "id" | "createdAt">>;
 
 /**
@@ -64,6 +77,8 @@ export interface SessionStore {
   /** Up to `limit` events with sequence > `after`, in order. */
   readEvents(sessionId: string, after: number, limit: number): Promise<RuntimeEvent[]>;
   follow(sessionId: string, after: number, signal: AbortSignal): AsyncIterable<RuntimeEvent>;
+  /** The engine's state, for stores whose engine can be unreachable (JetStream); absent means always there. */
+  health?(): StoreHealth;
   /** Flushes what is batched and releases the store. */
   close(): Promise<void>;
 }

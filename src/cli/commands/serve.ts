@@ -1,6 +1,7 @@
 import { realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { type ClusterNode, startClusterNode } from "../../cluster/cluster-node.js";
 import { packageInfo } from "../../server/package-info.js";
 import { isLoopbackHost, resolveServerToken } from "../../server/server-token.js";
 import { type SessionServer, startSessionServer } from "../../server/session-server.js";
@@ -23,7 +24,11 @@ DATA/store.db before any client sees it.
   --model-url URL        every session's agent talks to this model server instead (a provider-runtime
                          mock-model you started, e.g. to read what it received across server restarts)
   --cors ORIGIN          let a browser page of ORIGIN call the API (no CORS headers otherwise)
-  --nats URL             join a cluster over NATS JetStream (not available in this build)
+  --nats URL             join a cluster over NATS JetStream instead of DATA/store.db (docs/cluster.md); every
+                         node of the cluster needs the same --data storage for native resume
+  --nats-stream NAME     the cluster's stream (default PROVIDER_RUNTIME; its registry: the KV bucket NAME_sessions)
+  --node ID              this node's id in the cluster (default <host>-<pid>-<random>)
+  --lease-ms N           how long a node holds its sessions without renewing its lease (default 15000)
 
 Whoever holds the token can run programs on this machine as this user: keep it secret.
 Prints "listening on http://HOST:PORT" when ready. SIGINT/SIGTERM stop every session (session.exited stored)
@@ -40,6 +45,9 @@ const FLAGS = {
   "model-url": { type: "string" },
   cors: { type: "string" },
   nats: { type: "string" },
+  "nats-stream": { type: "string" },
+  node: { type: "string" },
+  "lease-ms": { type: "string" },
 } as const;
 
 export const DEFAULT_PORT = 4317;
@@ -49,6 +57,14 @@ function portOf(text: string | undefined): number {
   const port = Number(text);
   if (!/^\d+$/.test(text) || port > 65_535) throw new UsageError(`--port must be 0..65535, not "${text}"`);
   return port;
+}
+
+function leaseOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = Number(text);
+  if (!/^\d+$/.test(text) || ms < 300)
+    throw new UsageError(`--lease-ms must be a whole number >= 300, not "${text}"`);
+  return ms;
 }
 
 async function rootOf(text: string | undefined): Promise<string | undefined> {
@@ -67,7 +83,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT_OK;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  if (values.nats !== undefined) throw new UsageError("--nats is not available in this build");
+  if (values.nats === undefined && (values["nats-stream"] ?? values.node ?? values["lease-ms"]) !== undefined)
+    throw new UsageError("--nats-stream, --node and --lease-ms go with --nats");
+  const leaseMs = leaseOf(values["lease-ms"]);
   const host = values.host ?? "127.0.0.1";
   const port = portOf(values.port);
   const dataDir = resolve(values.data ?? join(homedir(), ".provider-runtime"));
@@ -108,7 +126,21 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     },
   );
   try {
-    const store = await openSqliteStore({ dataDir });
+    let cluster: ClusterNode | undefined;
+    if (values.nats !== undefined) {
+      cluster = await startClusterNode({
+        servers: values.nats.split(","),
+        dataDir,
+        warn,
+        ...(root === undefined ? {} : { root }),
+        ...(values["nats-stream"] === undefined ? {} : { stream: values["nats-stream"] }),
+        ...(values.node === undefined ? {} : { node: values.node }),
+        ...(leaseMs === undefined ? {} : { leaseMs }),
+        ...(modelBaseUrl === undefined ? {} : { modelBaseUrl }),
+      });
+      warn(`node ${cluster.commands.node} of cluster ${cluster.store.stream} on ${values.nats}`);
+    }
+    const store = cluster?.store ?? (await openSqliteStore({ dataDir }));
     try {
       server = await startSessionServer({
         store,
@@ -121,6 +153,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         warn,
         ...(values.cors === undefined ? {} : { corsOrigin: values.cors }),
         ...(modelBaseUrl === undefined ? {} : { modelBaseUrl }),
+        ...(cluster === undefined ? {} : { commands: cluster.commands }),
       });
     } catch (error) {
       await store.close();

@@ -60,7 +60,10 @@ class AcpDriver implements RuntimeDriver {
     readonly notInstalledMessage?: string,
   ) {
     this.sessionId = sessionIdFor(options);
-    this.#mapper = new AcpMapper(profile, { sessionId: this.sessionId, sequenceAfter: options.sequenceAfter });
+    this.#mapper = new AcpMapper(profile, {
+      sessionId: this.sessionId,
+      sequenceAfter: options.sequenceAfter,
+    });
     // a prompt's reply ends its turn: only the other requests' replies pass back-pressure
     this.#session = new DriverSession(this.#mapper, {
       ...options,
@@ -155,6 +158,10 @@ class AcpDriver implements RuntimeDriver {
     const unsupported = await connection.cancel();
     // Cursor answers session/cancel with -32601 (the mapper emits the warning): interrupt the process instead.
     if (unsupported) this.#agent?.signal("SIGINT");
+  }
+
+  warn(message: string, detail?: Record<string, unknown>): void {
+    this.#session.warn(message, detail);
   }
 
   async stop(): Promise<void> {

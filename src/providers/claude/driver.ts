@@ -145,6 +145,10 @@ class ClaudeDriver implements RuntimeDriver {
     );
   }
 
+  warn(message: string, detail?: Record<string, unknown>): void {
+    this.#session.warn(message, detail);
+  }
+
   async stop(): Promise<void> {
     if (this.#stopping) return;
     this.#stopping = true;

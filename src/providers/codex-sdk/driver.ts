@@ -164,6 +164,10 @@ class CodexSdkDriver implements RuntimeDriver {
     await withTimeout(run.done, STOP_GRACE_MS);
   }
 
+  warn(message: string, detail?: Record<string, unknown>): void {
+    this.#session.warn(message, detail);
+  }
+
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;

@@ -68,7 +68,10 @@ export class CodexAppServerDriver implements RuntimeDriver {
 
   constructor(readonly options: DriverOptions) {
     this.sessionId = sessionIdFor(options);
-    this.#mapper = new CodexAppServerMapper({ sessionId: this.sessionId, sequenceAfter: options.sequenceAfter });
+    this.#mapper = new CodexAppServerMapper({
+      sessionId: this.sessionId,
+      sequenceAfter: options.sequenceAfter,
+    });
     this.#session = new DriverSession(this.#mapper, { ...options, awaitedCalls: new AwaitedCalls() });
   }
 
@@ -148,6 +151,10 @@ export class CodexAppServerDriver implements RuntimeDriver {
   async interrupt(): Promise<void> {
     if (this.#threadId === undefined || this.#turnId === undefined) return;
     await this.#call("turn/interrupt", { threadId: this.#threadId, turnId: this.#turnId });
+  }
+
+  warn(message: string, detail?: Record<string, unknown>): void {
+    this.#session.warn(message, detail);
   }
 
   async stop(): Promise<void> {

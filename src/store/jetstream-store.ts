@@ -1,0 +1,256 @@
+import type { RuntimeEvent } from "../contracts/events.js";
+import { AppendBuffer, type BufferLimits, DEFAULT_BUFFER_LIMITS } from "./jetstream/append-buffer.js";
+import { type EncodedEvent, encodeEvent } from "./jetstream/event-codec.js";
+import { NatsLink } from "./jetstream/nats-link.js";
+import { SessionRegistry } from "./jetstream/session-registry.js";
+import { SessionWriter } from "./jetstream/session-writer.js";
+import { followSubject, readSubject } from "./jetstream/subject-reader.js";
+import type { SessionPatch, SessionRecord, SessionStore, StoreHealth } from "./types.js";
+
+export interface JetStreamStoreOptions {
+  /** NATS server URL(s), e.g. `nats://127.0.0.1:4222`. */
+  servers: string | string[];
+  /** The deployment's stream (one per deployment); also names the KV bucket `<stream>_sessions`. */
+  stream?: string;
+  /** Subjects are `<prefix>.events.<sessionId>`; by default the stream name in lower case. */
+  subjectPrefix?: string;
+  /** How long JetStream remembers a message id to drop a retried publish (default 10 minutes). */
+  duplicateWindowMs?: number;
+  /** What an outage may buffer before `append` waits (default 100,000 events or 64 MiB). */
+  bufferLimits?: BufferLimits;
+  /** How long `close` waits for buffered events to reach JetStream (default 5 s). */
+  closeTimeoutMs?: number;
+  /** The connection's name in NATS monitoring. */
+  connectionName?: string;
+}
+
+export const DEFAULT_STREAM = "PROVIDER_RUNTIME";
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const SESSION_ID = /^[A-Za-z0-9_-]{1,200}$/;
+/** Past this many writers, the idle ones are dropped (a busy one never is: two writers of one session would race). */
+const IDLE_WRITERS = 10_000;
+
+/**
+ * The SessionStore on NATS JetStream, for several `serve` processes sharing one log (DESIGN.md §10): every
+ * session's events in the deployment's stream (file storage) on subject `<prefix>.events.<sessionId>`, the event id
+ * (and the run of events a message carries, see event-codec.ts) as `Nats-Msg-Id`, the registry in the KV bucket
+ * `<stream>_sessions`.
+ *
+ * Guarantees: at-least-once publish (each message is retried until acknowledged), exactly-once stored (message id
+ * de-duplication plus an expected-last-subject-sequence check, see SessionWriter), ordered per session. While NATS
+ * is unreachable, `append` accepts events into a bounded buffer and resolves (the agents keep running; `health()`
+ * says so); they are published in order when NATS is back. Only `close()` during an outage that outlasts
+ * `closeTimeoutMs` leaves buffered events unpublished, and it says how many.
+ *
+ * Native records are not stored apart: each event keeps its `raw` (as appended), so a native record is in the
+ * stream once per event it produced, as in the events the SQLite store returns.
+ */
+export class JetStreamStore implements SessionStore {
+  readonly stream: string;
+  readonly subjectPrefix: string;
+  readonly #buffer: AppendBuffer;
+  readonly #writers = new Map<string, SessionWriter>();
+  /** Appends waiting for their events to be stored; resolved early when an outage begins. */
+  readonly #waiting = new Set<() => void>();
+  #closed = false;
+
+  private constructor(
+    readonly link: NatsLink,
+    readonly registry: SessionRegistry,
+    readonly options: JetStreamStoreOptions,
+  ) {
+    this.stream = options.stream ?? DEFAULT_STREAM;
+    this.subjectPrefix = options.subjectPrefix ?? this.stream.toLowerCase();
+    this.#buffer = new AppendBuffer(options.bufferLimits ?? DEFAULT_BUFFER_LIMITS);
+    link.onChange((up) => {
+      if (up) return;
+      for (const resolve of this.#waiting) resolve();
+      this.#waiting.clear();
+    });
+  }
+
+  /** Connects and makes sure the stream and the bucket exist (creating them on first start). */
+  static async open(options: JetStreamStoreOptions): Promise<JetStreamStore> {
+    const stream = options.stream ?? DEFAULT_STREAM;
+    if (!NAME.test(stream))
+      throw new Error(`stream name ${JSON.stringify(stream)}: use letters, digits, - and _`);
+    const prefix = options.subjectPrefix ?? stream.toLowerCase();
+    if (!NAME.test(prefix))
+      throw new Error(`subject prefix ${JSON.stringify(prefix)}: use letters, digits, - and _`);
+    const link = await NatsLink.open({
+      servers: options.servers,
+      ...(options.connectionName === undefined ? {} : { name: options.connectionName }),
+    });
+    try {
+      await ensureStream(link, stream, prefix, options.duplicateWindowMs ?? 10 * 60_000);
+      const kv = await openBucket(link, `${stream}_sessions`);
+      return new JetStreamStore(link, new SessionRegistry(link, kv), options);
+    } catch (error) {
+      await link.close();
+      throw error;
+    }
+  }
+
+  health(): StoreHealth {
+    const health: StoreHealth = {
+      backend: "jetstream",
+      connected: this.link.up,
+      buffered: { events: this.#buffer.events, bytes: this.#buffer.bytes },
+    };
+    if (this.link.downSince !== undefined) health.downSince = this.link.downSince;
+    if (this.link.lastError !== undefined) health.lastError = this.link.lastError;
+    return health;
+  }
+
+  /** Called with `false` when NATS becomes unreachable and `true` when it is back. */
+  onHealthChange(listener: (connected: boolean) => void): () => void {
+    return this.link.onChange(listener);
+  }
+
+  subject(sessionId: string): string {
+    if (!SESSION_ID.test(sessionId))
+      throw new Error(`session id ${JSON.stringify(sessionId)} is not a NATS token`);
+    return `${this.subjectPrefix}.events.${sessionId}`;
+  }
+
+  createSession(record: SessionRecord): Promise<void> {
+    this.subject(record.id);
+    return this.registry.create(record);
+  }
+
+  updateSession(id: string, patch: SessionPatch): Promise<void> {
+    return this.registry.update(id, patch);
+  }
+
+  getSession(id: string): Promise<SessionRecord | undefined> {
+    return this.registry.get(id);
+  }
+
+  listSessions(): Promise<SessionRecord[]> {
+    return this.registry.list();
+  }
+
+  /**
+   * Cluster leases: makes `node` the session's owner until `leaseUntil` unless another node's lease holds at
+   * `now` (compare-and-set); the claimed record, or undefined.
+   */
+  claimSession(
+    id: string,
+    node: string,
+    leaseUntil: string,
+    now: string,
+  ): Promise<SessionRecord | undefined> {
+    return this.registry.claim(id, node, leaseUntil, now);
+  }
+
+  releaseSession(id: string, node: string, now: string): Promise<void> {
+    return this.registry.release(id, node, now);
+  }
+
+  async append(sessionId: string, events: readonly RuntimeEvent[]): Promise<void> {
+    if (this.#closed) throw new Error("the store is closed");
+    if (events.length === 0) return;
+    const subject = this.subject(sessionId);
+    const encoded = events.map(encodeEvent);
+    let bytes = 0;
+    for (const event of encoded) bytes += event.json.length;
+    await this.#buffer.reserve(encoded.length, bytes);
+    let writer = this.#writers.get(sessionId);
+    if (writer === undefined) {
+      if (this.#writers.size >= IDLE_WRITERS) this.#dropIdleWriters();
+      writer = new SessionWriter(subject, this.stream, this.link, this.#buffer);
+      this.#writers.set(sessionId, writer);
+    }
+    if (!this.link.up) {
+      writer.enqueue(encoded, () => {});
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      let left = encoded.length;
+      const done = () => {
+        this.#waiting.delete(done);
+        resolve();
+      };
+      this.#waiting.add(done);
+      writer.enqueue(encoded, (_: EncodedEvent) => {
+        if (--left === 0) done();
+      });
+    });
+  }
+
+  readEvents(sessionId: string, after: number, limit: number): Promise<RuntimeEvent[]> {
+    return readSubject(this.link, { stream: this.stream, subject: this.subject(sessionId) }, after, limit);
+  }
+
+  follow(sessionId: string, after: number, signal: AbortSignal): AsyncIterable<RuntimeEvent> {
+    return followSubject(this.link, { stream: this.stream, subject: this.subject(sessionId) }, after, signal);
+  }
+
+  /** Resolves once every event appended so far is stored in JetStream, and every registry patch written. */
+  async flushed(): Promise<void> {
+    await Promise.all([...this.#writers.values()].map((writer) => writer.flushed()));
+    await this.registry.settle();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const timeoutMs = this.options.closeTimeoutMs ?? 5_000;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.flushed(),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    this.registry.close();
+    const unpublished = this.#buffer.events;
+    await this.link.close();
+    if (unpublished > 0)
+      throw new Error(
+        `closed with ${unpublished} events not yet in JetStream (NATS unreachable for ${timeoutMs} ms)`,
+      );
+  }
+
+  #dropIdleWriters(): void {
+    for (const [id, writer] of this.#writers) if (writer.idle) this.#writers.delete(id);
+  }
+}
+
+/**
+ * The registry's KV bucket, made on first start (file storage, one value per key); an existing one is used as it is,
+ * so an operator may make both beforehand with the replicas a NATS cluster should keep.
+ */
+async function openBucket(link: NatsLink, bucket: string) {
+  const kvm = new link.modules.kv.Kvm(link.js);
+  try {
+    await link.jsm.streams.info(`KV_${bucket}`);
+  } catch (error) {
+    if ((error as { name?: string } | null)?.name !== "StreamNotFoundError") throw error;
+    return kvm.create(bucket, { history: 1 });
+  }
+  return kvm.open(bucket);
+}
+
+/** The deployment's stream, made on first start; an existing one keeps its settings but for subjects and window. */
+async function ensureStream(link: NatsLink, stream: string, prefix: string, duplicateWindowMs: number) {
+  const { StorageType } = link.modules.jetstream;
+  const config = {
+    name: stream,
+    subjects: [`${prefix}.events.>`],
+    storage: StorageType.File,
+    duplicate_window: duplicateWindowMs * 1_000_000,
+    allow_direct: true,
+  };
+  try {
+    await link.jsm.streams.info(stream);
+    await link.jsm.streams.update(stream, {
+      subjects: config.subjects,
+      duplicate_window: config.duplicate_window,
+    });
+  } catch (error) {
+    if ((error as { name?: string } | null)?.name !== "StreamNotFoundError") throw error;
+    await link.jsm.streams.add(config);
+  }
+}

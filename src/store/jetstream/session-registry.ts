@@ -1,0 +1,215 @@
+import type { KV } from "@nats-io/kv";
+import { BoundedMap } from "../../kit/bounded-map.js";
+import type { SessionPatch, SessionRecord } from "../types.js";
+import { isTransient, type NatsLink } from "./nats-link.js";
+
+/** KV's answer to a write whose expected revision is not the key's last. */
+const WRONG_LAST_SEQUENCE = 10071;
+/** Records (with their revision) this node keeps: what it reads or writes, bounded. */
+const KNOWN_RECORDS = 10_000;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+interface Known {
+  record: SessionRecord;
+  revision: number;
+}
+
+/**
+ * The session registry in a JetStream KV bucket: one key per session, its SessionRecord as JSON. Every write is
+ * compare-and-set on the key's revision, so two nodes changing one record (the owner's summary, another node's
+ * claim) never lose a field.
+ *
+ * Patches are written behind: `update` merges the patch into the session's pending one and returns; one writer
+ * per session puts it (one request when the cached revision is still the key's), and while NATS is unreachable
+ * the pending patch waits, merged (one per session), until it is back. A read on this node applies its pending
+ * patch on top, and during an outage a record this node knows is answered from memory, so the node's own sessions
+ * still take commands. A node that dies loses at most its last summary patch, which the next start recomputes
+ * from the events (the server's restore).
+ */
+export class SessionRegistry {
+  readonly #pending = new Map<string, SessionPatch>();
+  readonly #writing = new Map<string, Promise<void>>();
+  /** One compare-and-set at a time per session on this node: parallel ones would only fight over the revision. */
+  readonly #chains = new Map<string, Promise<unknown>>();
+  readonly #known = new BoundedMap<string, Known>(KNOWN_RECORDS);
+  #closed = false;
+
+  constructor(
+    readonly link: NatsLink,
+    readonly kv: KV,
+    readonly warn: (message: string) => void = () => undefined,
+  ) {}
+
+  get pendingPatches(): number {
+    return this.#pending.size;
+  }
+
+  /** Stores a new record; refused (an error) when the id exists or NATS is unreachable. */
+  async create(record: SessionRecord): Promise<void> {
+    try {
+      const revision = await this.kv.create(record.id, encoder.encode(JSON.stringify(record)));
+      this.#known.set(record.id, { record, revision });
+    } catch (error) {
+      if (isWrongLastSequence(error)) throw new Error(`session ${record.id} exists`);
+      throw unreachable(error);
+    }
+  }
+
+  async update(id: string, patch: SessionPatch): Promise<void> {
+    this.#pending.set(id, { ...this.#pending.get(id), ...patch });
+    if (!this.#writing.has(id)) {
+      const writing = this.#writePending(id).finally(() => this.#writing.delete(id));
+      this.#writing.set(id, writing);
+    }
+  }
+
+  async get(id: string): Promise<SessionRecord | undefined> {
+    let record: SessionRecord | undefined;
+    try {
+      record = this.link.up ? (await this.#read(id))?.record : this.#known.get(id)?.record;
+    } catch (error) {
+      if (!isTransient(error)) throw error;
+      record = this.#known.get(id)?.record;
+    }
+    if (record === undefined && !this.link.up)
+      throw unreachable(new Error(this.link.lastError ?? "no connection"));
+    const pending = this.#pending.get(id);
+    return record && pending ? merge(record, pending) : record;
+  }
+
+  async list(): Promise<SessionRecord[]> {
+    let ids: string[];
+    try {
+      ids = [];
+      for await (const key of await this.kv.keys()) ids.push(key);
+    } catch (error) {
+      throw unreachable(error);
+    }
+    const records: SessionRecord[] = [];
+    for (const id of ids.sort()) {
+      const record = await this.get(id);
+      if (record) records.push(record);
+    }
+    return records;
+  }
+
+  /**
+   * Makes `node` the session's owner until `leaseUntil`, unless another node holds a lease that has not ended by
+   * `now`; compare-and-set, so of two nodes claiming at once one wins. The record as claimed, or undefined.
+   */
+  claim(id: string, node: string, leaseUntil: string, now: string): Promise<SessionRecord | undefined> {
+    return this.#swap(id, (record) => {
+      const owner = record.owner;
+      if (owner !== undefined && owner.node !== node && owner.leaseUntil > now) return undefined;
+      return { ...record, owner: { node, leaseUntil } };
+    });
+  }
+
+  /** Ends `node`'s lease on the session at once (a node that stops cleanly), if it still holds it. */
+  async release(id: string, node: string, now: string): Promise<void> {
+    await this.#swap(id, (record) =>
+      record.owner?.node === node ? { ...record, owner: { node, leaseUntil: now } } : undefined,
+    );
+  }
+
+  /** Waits for the pending patches to be written (through an outage: until NATS is back). */
+  async settle(): Promise<void> {
+    while (this.#writing.size > 0) await Promise.all(this.#writing.values());
+  }
+
+  close(): void {
+    this.#closed = true;
+  }
+
+  /** Writes the session's pending patch until none is left; through an outage, when NATS is back. */
+  async #writePending(id: string): Promise<void> {
+    for (;;) {
+      const patch = this.#pending.get(id);
+      if (patch === undefined || this.#closed) return;
+      try {
+        const written = await this.link.retry(() => this.#swap(id, (record) => merge(record, patch)));
+        if (written === undefined) this.warn(`registry: no session ${id} to patch`);
+      } catch (error) {
+        // Only a closed connection gets here: what is pending stays unwritten, as close() says.
+        if (this.link.nc.isClosed()) return;
+        this.warn(
+          `registry: patching session ${id}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      // Patches that arrived meanwhile were merged into a new object: write again.
+      if (this.#pending.get(id) === patch) this.#pending.delete(id);
+    }
+  }
+
+  /** Compare-and-set of one record, one at a time per session: `change` gives the new value, or undefined. */
+  #swap(
+    id: string,
+    change: (record: SessionRecord) => SessionRecord | undefined,
+  ): Promise<SessionRecord | undefined> {
+    const run = (this.#chains.get(id) ?? Promise.resolve()).then(() => this.#swapNow(id, change));
+    const chain = run.catch(() => undefined);
+    this.#chains.set(id, chain);
+    void chain.then(() => {
+      if (this.#chains.get(id) === chain) this.#chains.delete(id);
+    });
+    return run;
+  }
+
+  async #swapNow(
+    id: string,
+    change: (record: SessionRecord) => SessionRecord | undefined,
+  ): Promise<SessionRecord | undefined> {
+    // The cached revision first: when this node was the last to write, one request does it.
+    let current = this.#known.get(id) ?? (await this.#read(id));
+    for (let attempt = 0; ; attempt++) {
+      if (current === undefined) return undefined;
+      const record = change(current.record);
+      if (record === undefined) return undefined;
+      try {
+        const revision = await this.kv.update(id, encoder.encode(JSON.stringify(record)), current.revision);
+        this.#known.set(id, { record, revision });
+        this.link.succeeded();
+        return record;
+      } catch (error) {
+        if (!isWrongLastSequence(error)) throw error;
+        // Another node wrote since: read again; every round has a winner, so a short random pause ends contention.
+        if (attempt > 0) await delay(Math.random() * Math.min(50, 2 + attempt * 5));
+        current = await this.#read(id);
+      }
+    }
+  }
+
+  async #read(id: string): Promise<Known | undefined> {
+    const entry = await this.kv.get(id);
+    if (entry === null || entry.operation !== "PUT") {
+      this.#known.release(id);
+      return undefined;
+    }
+    const known = {
+      record: JSON.parse(decoder.decode(entry.value)) as SessionRecord,
+      revision: entry.revision,
+    };
+    this.#known.set(id, known);
+    return known;
+  }
+}
+
+function merge(record: SessionRecord, patch: SessionPatch): SessionRecord {
+  const merged: SessionRecord = { ...record };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
+  }
+  return merged;
+}
+
+function isWrongLastSequence(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === WRONG_LAST_SEQUENCE;
+}
+
+function unreachable(error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(`the session registry (NATS KV) is unreachable: ${message}`, { cause: error });
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
