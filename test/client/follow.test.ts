@@ -220,10 +220,12 @@ describe("RemoteClient.follow", () => {
         clearInterval(beat);
         s.stored.push(ev(1, "session.exited"));
         c.send(ev(1, "session.exited"));
-      }, 700);
+      }, 2_000); // 2.5 idle timeouts of heartbeats only
     });
-    expect(await collect(clientOf(server).follow(SESSION, { ...FAST, idleTimeoutMs: 200 }))).toEqual([1]);
+    const started = Date.now();
+    expect(await collect(clientOf(server).follow(SESSION, { ...FAST, idleTimeoutMs: 800 }))).toEqual([1]);
     expect(server.streams).toHaveLength(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_800);
   });
 
   it("an abort signal ends the iteration and closes the connection", async () => {
