@@ -1,9 +1,11 @@
 // `npm run bench`: normalization throughput per source against the JSON parse+stringify floor measured in the same
-// run, peak memory, `normalize` over a 1 GB file as a whole process, and the live per-event overhead.
+// run, peak memory, `normalize` over a 1 GB file as a whole process, the live per-event overhead, and the session
+// server (`--server-only` runs just that; `--no-server` skips it).
 import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
 import { buildCli, normalizeProcess, removeFile, writeBigTranscript } from "./big-file.js";
 import { fixtureLines, repeatedCorpus } from "./fixture-corpus.js";
 import { liveLatency } from "./live-latency.js";
+import { formatServerBench, serverBenchFromEnv } from "./server-section.js";
 import { floor, normalization, parseAndWriteOnly, retainedState, type Throughput } from "./throughput.js";
 
 const args = new Set(process.argv.slice(2));
@@ -18,17 +20,20 @@ const fastest = (best: Throughput | undefined, run: Throughput): Throughput =>
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-out(
-  `provider-runtime bench — ${LINES.toLocaleString("en-US")} messages per source, fastest of ${TRIALS} runs, Node ${process.version}`,
-);
-out(
-  "source            floor msg/s   norm msg/s  ratio   +validate msg/s  ratio  ceiling  out/in   events  state MB  live p50/p99 ms",
-);
 /** BENCH_SOURCES=a,b times only those sources (each mapper's code then runs alone in the process, as in `normalize`). */
 const tableSources = process.env.BENCH_SOURCES?.split(",");
+const serverOnly = args.has("--server-only");
 const tableDefinitions = MAPPER_DEFINITIONS.filter(
-  (d) => !args.has("--big-only") && (tableSources === undefined || tableSources.includes(d.source)),
+  (d) =>
+    !serverOnly && !args.has("--big-only") && (tableSources === undefined || tableSources.includes(d.source)),
 );
+out(`provider-runtime bench — Node ${process.version}`);
+if (tableDefinitions.length > 0) {
+  out(`${LINES.toLocaleString("en-US")} messages per source, fastest of ${TRIALS} runs`);
+  out(
+    "source            floor msg/s   norm msg/s  ratio   +validate msg/s  ratio  ceiling  out/in   events  state MB  live p50/p99 ms",
+  );
+}
 for (const definition of tableDefinitions) {
   const lines = repeatedCorpus(definition.source, LINES);
   if (lines.length === 0) {
@@ -72,7 +77,7 @@ for (const definition of tableDefinitions) {
   );
 }
 
-if (!args.has("--no-big")) {
+if (!args.has("--no-big") && !serverOnly) {
   // every source: a mapper whose tables outgrow their memory shows only over a long run of its own records
   const wanted = process.env.BENCH_BIG_SOURCES?.split(",");
   const sources = MAPPER_DEFINITIONS.map((d) => d.source).filter(
@@ -91,4 +96,10 @@ if (!args.has("--no-big")) {
       await removeFile(file);
     }
   }
+}
+
+if (!args.has("--no-server") && !args.has("--big-only")) {
+  const command = await buildCli();
+  out("");
+  for (const line of formatServerBench(await serverBenchFromEnv(command))) out(line);
 }
