@@ -1,11 +1,13 @@
 // `npm run bench`: normalization throughput per source against the JSON parse+stringify floor measured in the same
-// run, peak memory, `normalize` over a 1 GB file as a whole process, the live per-event overhead, and the session
-// server (`--server-only` runs just that; `--no-server` skips it).
+// run, peak memory, `normalize` over a 1 GB file as a whole process, the live per-event overhead, the store and the
+// session server (`--big-only`, `--store-only`, `--server-only` run one section; `--no-big`, `--no-store`,
+// `--no-server` skip one).
 import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
 import { buildCli, normalizeProcess, removeFile, writeBigTranscript } from "./big-file.js";
 import { fixtureLines, repeatedCorpus } from "./fixture-corpus.js";
 import { liveLatency } from "./live-latency.js";
 import { formatServerBench, serverBenchFromEnv } from "./server-section.js";
+import { storeBench } from "./store.js";
 import { floor, normalization, parseAndWriteOnly, retainedState, type Throughput } from "./throughput.js";
 
 const args = new Set(process.argv.slice(2));
@@ -22,10 +24,12 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /** BENCH_SOURCES=a,b times only those sources (each mapper's code then runs alone in the process, as in `normalize`). */
 const tableSources = process.env.BENCH_SOURCES?.split(",");
+const bigOnly = args.has("--big-only");
+const storeOnly = args.has("--store-only");
 const serverOnly = args.has("--server-only");
+const only = bigOnly || storeOnly || serverOnly;
 const tableDefinitions = MAPPER_DEFINITIONS.filter(
-  (d) =>
-    !serverOnly && !args.has("--big-only") && (tableSources === undefined || tableSources.includes(d.source)),
+  (d) => !only && (tableSources === undefined || tableSources.includes(d.source)),
 );
 out(`provider-runtime bench — Node ${process.version}`);
 if (tableDefinitions.length > 0) {
@@ -77,7 +81,22 @@ for (const definition of tableDefinitions) {
   );
 }
 
-if (!args.has("--no-big") && !serverOnly) {
+if ((!only || storeOnly) && !args.has("--no-store")) {
+  const events = Number(process.env.BENCH_STORE_EVENTS ?? 100_000);
+  const sessions = 50;
+  const chunk = 8;
+  out(
+    `\nstore (SQLite, WAL): ${events.toLocaleString("en-US")} golden events in ${sessions} sessions appending ${chunk} at a time, against plain INSERTs of the same rows in one transaction:`,
+  );
+  for (const synchronous of ["full", "normal"] as const) {
+    const run = await storeBench({ events, sessions, chunk, trials: TRIALS, synchronous });
+    out(
+      `  synchronous=${synchronous.padEnd(6)} append ${fmt(run.appendPerSecond).padStart(8)} events/s (${fmt(run.commits)} commits)  insert ${fmt(run.insertPerSecond).padStart(8)} rows/s  ratio ${(run.appendPerSecond / run.insertPerSecond).toFixed(2)}x  stored ${run.smaller.toFixed(2)}x smaller than raw inline`,
+    );
+  }
+}
+
+if ((!only || bigOnly) && !args.has("--no-big")) {
   // every source: a mapper whose tables outgrow their memory shows only over a long run of its own records
   const wanted = process.env.BENCH_BIG_SOURCES?.split(",");
   const sources = MAPPER_DEFINITIONS.map((d) => d.source).filter(
@@ -98,7 +117,7 @@ if (!args.has("--no-big") && !serverOnly) {
   }
 }
 
-if (!args.has("--no-server") && !args.has("--big-only")) {
+if ((!only || serverOnly) && !args.has("--no-server")) {
   const command = await buildCli();
   out("");
   for (const line of formatServerBench(await serverBenchFromEnv(command))) out(line);
