@@ -6,6 +6,7 @@ import { type ServerBenchResult, serverBench } from "./server.js";
  * BENCH_SERVER_SESSIONS (default 50), BENCH_SERVER_SUBSCRIBERS (5), BENCH_SERVER_PROVIDER (codex: the Codex
  * app server is the cheapest agent per session on 2 cores — one Rust process, no Node runtime of its own) and
  * BENCH_SERVER_MODEL (`process`: the mock model in a process of its own; `inline`: `serve --mock`).
+ * BENCH_SERVER_CPU_PROF=DIR writes a CPU profile of the server process there.
  */
 export function serverBenchFromEnv(command: string[]): Promise<ServerBenchResult> {
   return serverBench({
@@ -13,6 +14,9 @@ export function serverBenchFromEnv(command: string[]): Promise<ServerBenchResult
     subscribers: Number(process.env.BENCH_SERVER_SUBSCRIBERS ?? 5),
     provider: (process.env.BENCH_SERVER_PROVIDER ?? "codex") as DriverProvider,
     model: process.env.BENCH_SERVER_MODEL === "inline" ? "inline" : "process",
+    ...(process.env.BENCH_SERVER_CPU_PROF === undefined
+      ? {}
+      : { cpuProfileDir: process.env.BENCH_SERVER_CPU_PROF }),
     command,
   });
 }

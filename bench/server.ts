@@ -21,6 +21,8 @@ export interface ServerBenchOptions {
   command: string[];
   /** Where the mock model runs: its own process (default) or inside the server. */
   model: "process" | "inline";
+  /** A dir for a CPU profile of the server process (`node --cpu-prof`). */
+  cpuProfileDir?: string;
 }
 
 export interface ServerBenchResult {
@@ -45,30 +47,42 @@ export interface ServerBenchResult {
  * Latency per delivered event: the subscriber's wall clock at delivery minus the event's `createdAt`, which the
  * driver stamps from the same machine's wall clock when it reads the native record. So it spans mapping, the
  * store write, the fan-out and SSE to the subscriber; `createdAt` has millisecond resolution, so each sample
- * reads up to 1 ms high. Kept as a histogram of 0.1 ms buckets (bounded, whatever the event count).
+ * reads up to 1 ms high. Kept as a histogram (bounded, whatever the event count): 0.1 ms buckets below 100 ms,
+ * 10 ms buckets up to 10 minutes.
  */
 class LatencyHistogram {
-  static readonly BUCKET_MS = 0.1;
-  readonly #buckets = new Uint32Array(100_000);
+  static readonly FINE_MS = 0.1;
+  static readonly FINE_UNTIL_MS = 100;
+  static readonly COARSE_MS = 10;
+  readonly #fine = new Uint32Array(LatencyHistogram.FINE_UNTIL_MS / LatencyHistogram.FINE_MS);
+  readonly #coarse = new Uint32Array(600_000 / LatencyHistogram.COARSE_MS);
   #count = 0;
   #max = 0;
 
   add(ms: number): void {
-    const bucket = Math.min(
-      this.#buckets.length - 1,
-      Math.max(0, Math.floor(ms / LatencyHistogram.BUCKET_MS)),
-    );
-    this.#buckets[bucket] = (this.#buckets[bucket] ?? 0) + 1;
+    const at = Math.max(0, ms);
+    if (at < LatencyHistogram.FINE_UNTIL_MS) {
+      const bucket = Math.floor(at / LatencyHistogram.FINE_MS);
+      this.#fine[bucket] = (this.#fine[bucket] ?? 0) + 1;
+    } else {
+      const bucket = Math.min(this.#coarse.length - 1, Math.floor(at / LatencyHistogram.COARSE_MS));
+      this.#coarse[bucket] = (this.#coarse[bucket] ?? 0) + 1;
+    }
     this.#count++;
     if (ms > this.#max) this.#max = ms;
   }
 
+  /** The upper edge of the bucket holding the q-quantile. */
   quantile(q: number): number {
     const target = Math.ceil(q * this.#count);
     let seen = 0;
-    for (let i = 0; i < this.#buckets.length; i++) {
-      seen += this.#buckets[i] ?? 0;
-      if (seen >= target) return (i + 1) * LatencyHistogram.BUCKET_MS;
+    for (let i = 0; i < this.#fine.length; i++) {
+      seen += this.#fine[i] ?? 0;
+      if (seen >= target) return (i + 1) * LatencyHistogram.FINE_MS;
+    }
+    for (let i = 0; i < this.#coarse.length; i++) {
+      seen += this.#coarse[i] ?? 0;
+      if (seen >= target) return (i + 1) * LatencyHistogram.COARSE_MS;
     }
     return this.#max;
   }
@@ -115,6 +129,9 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
   const model = options.model === "process" ? await mockModelProcess(options.command) : undefined;
   const serve = await startServe({
     command: options.command,
+    ...(options.cpuProfileDir === undefined
+      ? {}
+      : { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] }),
     startTimeoutMs: 60_000,
     args: model === undefined ? ["--mock"] : ["--model-url", model.baseUrl],
   }).catch((error: unknown) => {

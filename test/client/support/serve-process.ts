@@ -23,6 +23,8 @@ export interface ServeOptions {
   startTimeoutMs?: number;
   /** Node arguments that run the CLI (default the checkout's bin/, i.e. dist/); the bench passes its own build. */
   command?: string[];
+  /** Options for node itself, before the CLI (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
 }
 
 export interface ServeProcess {
@@ -54,6 +56,7 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeProce
   const port = options.port ?? (await freePort());
   const token = options.token ?? "test-token-0123456789";
   const args = [
+    ...(options.nodeArgs ?? []),
     ...(options.command ?? [CLI]),
     "serve",
     "--port",
