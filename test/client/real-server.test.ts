@@ -27,6 +27,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await serve?.stop();
+  // the restarted server was given the first one's data dir, which it does not remove
+  if (serve !== undefined) await rm(serve.dataDir, { recursive: true, force: true });
   await Promise.all(cwds.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
