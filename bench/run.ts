@@ -1,10 +1,11 @@
 // `npm run bench`: normalization throughput per source against the JSON parse+stringify floor measured in the same
 // run, peak memory, `normalize` over a 1 GB file as a whole process, the live per-event overhead, the store and the
-// session server (`--big-only`, `--store-only`, `--server-only` run one section; `--no-big`, `--no-store`,
-// `--no-server` skip one).
+// session server (`--big-only`, `--store-only`, `--import-only`, `--server-only` run one section; `--no-big`,
+// `--no-store`, `--no-import`, `--no-server` skip one).
 import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
 import { buildCli, normalizeProcess, removeFile, writeBigTranscript } from "./big-file.js";
 import { fixtureLines, repeatedCorpus } from "./fixture-corpus.js";
+import { importBench } from "./import-history.js";
 import { liveLatency } from "./live-latency.js";
 import { formatServerBench, serverBenchFromEnv } from "./server-section.js";
 import { storeBench } from "./store.js";
@@ -26,8 +27,9 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 const tableSources = process.env.BENCH_SOURCES?.split(",");
 const bigOnly = args.has("--big-only");
 const storeOnly = args.has("--store-only");
+const importOnly = args.has("--import-only");
 const serverOnly = args.has("--server-only");
-const only = bigOnly || storeOnly || serverOnly;
+const only = bigOnly || storeOnly || importOnly || serverOnly;
 const tableDefinitions = MAPPER_DEFINITIONS.filter(
   (d) => !only && (tableSources === undefined || tableSources.includes(d.source)),
 );
@@ -115,6 +117,22 @@ if ((!only || bigOnly) && !args.has("--no-big")) {
       await removeFile(file);
     }
   }
+}
+
+if ((!only || importOnly) && !args.has("--no-import")) {
+  const bytes = Number(process.env.BENCH_IMPORT_BYTES ?? 1024 ** 3);
+  const run = await importBench(await buildCli(), bytes);
+  out(
+    `\nimport of ${(run.bytes / 1024 ** 3).toFixed(2)} GB of rollouts in ${run.files} files (whole process, store in WAL, synchronous=full):`,
+  );
+  for (const [name, pass] of [
+    ["first run ", run.first],
+    ["second run", run.second],
+  ] as const)
+    out(
+      `  ${name} ${pass.seconds.toFixed(1).padStart(6)} s, peak RSS ${pass.peakRssMb.toFixed(0).padStart(4)} MB, exit ${pass.exitCode}: ${pass.summary}`,
+    );
+  out(`  store.db ${(run.storeBytes / 1024 ** 2).toFixed(0)} MB`);
 }
 
 if ((!only || serverOnly) && !args.has("--no-server")) {

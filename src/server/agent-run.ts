@@ -34,6 +34,8 @@ export class AgentRun {
   readonly #warn: (message: string) => void;
   readonly #open = new BoundedMap<string, true>(10_000);
   readonly #resolved = new BoundedMap<string, true>(10_000);
+  /** Why the driver's `start()` failed, if it did (the stream says so too). */
+  startError: string | undefined;
   #turnBusy = false;
   #exited = false;
 
@@ -72,6 +74,12 @@ export class AgentRun {
     this.#turnBusy = false;
   }
 
+  /** Settles once what the driver has emitted so far is stored (after a turn of the event loop to read it). */
+  async settled(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    await this.#writer.idle().catch(() => undefined);
+  }
+
   async stop(): Promise<void> {
     await this.driver.stop().catch((error: unknown) => this.#warn(`stopping the agent: ${messageOf(error)}`));
     await this.done;
@@ -96,9 +104,8 @@ export class AgentRun {
 
   #observe(event: RuntimeEvent): void {
     switch (event.type) {
-      case "turn.started":
-        this.#turnBusy = true;
-        break;
+      // Only a turn claimed here makes the session busy: Codex, resuming a thread whose turn a crash cut
+      // short, reports that old turn started again and never ends it.
       case "turn.completed":
       case "turn.aborted":
         this.#turnBusy = false;

@@ -101,6 +101,10 @@ export function mountSessionRoutes(app: OpenAPIHono, options: SessionRoutesOptio
     const lastEventId = c.req.valid("header")["last-event-id"];
     await found(store, id);
     const after = lastEventId === undefined ? (query.after ?? 0) : Number(lastEventId);
+    if (!Number.isSafeInteger(after)) {
+      const field = lastEventId === undefined ? "after" : "last-event-id";
+      throw new SessionCommandError("invalid", `${field}: not a sequence number`, field);
+    }
     if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
       return streamEvents(c, store, id, after, heartbeatMs);
     }

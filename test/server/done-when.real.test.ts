@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type MockModelServer, SHELL_MARKER_OUTPUT, startMockModel } from "../../src/mock-model/index.js";
 import { CLI, processesWithTmpdir } from "../cli/support/cli-process.js";
 import { ServeProcess } from "./support/serve-process.js";
@@ -31,6 +31,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await mock.close();
 });
+
+afterEach(() => ServeProcess.stopAll());
+afterAll(() => ServeProcess.removeDataDirs());
 
 const until = async (condition: () => boolean, timeoutMs = 15_000) => {
   for (let waited = 0; waited < timeoutMs && !condition(); waited += 100)

@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +18,7 @@ let mock: MockModelServer;
 let store: SessionStore;
 let server: SessionServer;
 let sessionId = "";
+let dataDir = "";
 
 const post = (path: string, json: unknown) =>
   fetch(`${server.url}${path}`, {
@@ -30,7 +31,7 @@ const completedTurns = (reader: SseReader) =>
 
 beforeAll(async () => {
   mock = await startMockModel();
-  const dataDir = mkdtempSync(join(tmpdir(), "serve-events-"));
+  dataDir = mkdtempSync(join(tmpdir(), "serve-events-"));
   store = await openSqliteStore({ dataDir });
   server = await startSessionServer({
     store,
@@ -50,6 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
   await mock.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("GET /v1/sessions/:id/events", () => {
@@ -126,6 +128,41 @@ describe("GET /v1/sessions/:id/events", () => {
       await fetch(`${server.url}/v1/sessions/${sessionId}/events?after=100000`, { headers: auth })
     ).json()) as { events: RuntimeEvent[]; next: number };
     expect(end).toEqual({ events: [], next: 100000 });
+  });
+
+  it("a sequence past 2^53 is a 400 naming it, in the query or in Last-Event-ID", async () => {
+    const query = await fetch(`${server.url}/v1/sessions/${sessionId}/events?after=${"9".repeat(30)}`, {
+      headers: auth,
+    });
+    expect(query.status).toBe(400);
+    expect(await query.json()).toMatchObject({ field: "after" });
+    const header = await fetch(`${server.url}/v1/sessions/${sessionId}/events`, {
+      headers: { ...auth, "last-event-id": "9".repeat(30) },
+    });
+    expect(header.status).toBe(400);
+    expect(await header.json()).toMatchObject({ field: "last-event-id" });
+  });
+
+  it("an imported history is read like any session but takes no turn", async () => {
+    const now = new Date().toISOString();
+    await store.createSession({
+      id: "ses_imported",
+      provider: "claude-code",
+      origin: "import",
+      createdAt: now,
+      updatedAt: now,
+      state: "stopped",
+      lastSequence: 0,
+      openRequests: 0,
+      exited: true,
+    });
+    const detail = await fetch(`${server.url}/v1/sessions/ses_imported`, { headers: auth });
+    expect(detail.status).toBe(200);
+    expect(await detail.json()).toMatchObject({ session: { id: "ses_imported", origin: "import" } });
+    const turn = await post("/v1/sessions/ses_imported/turns", { text: "hello" });
+    expect(turn.status).toBe(409);
+    expect(await turn.json()).toMatchObject({ error: expect.stringMatching(/imported/) });
+    expect((await post("/v1/sessions/ses_imported/interrupt", {})).status).toBe(409);
   });
 
   it("after DELETE the stored stream ends with session.exited and passes verify", async () => {

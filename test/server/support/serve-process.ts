@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CliProcess, privateTmp } from "../../cli/support/cli-process.js";
@@ -18,14 +18,42 @@ export class ServeProcess {
   readonly token: string | undefined;
   url = "";
 
+  /** Data dirs made here, removed by `removeDataDirs` once the file's tests are done. */
+  static readonly madeDirs = new Set<string>();
+
+  static removeDataDirs(): void {
+    for (const dir of ServeProcess.madeDirs) rmSync(dir, { recursive: true, force: true });
+    ServeProcess.madeDirs.clear();
+  }
+
+  /** Servers started and not yet exited: a failed test stops them in its afterEach. */
+  static readonly running = new Set<ServeProcess>();
+
   private constructor(cli: CliProcess, data: string, token: string | undefined) {
     this.cli = cli;
     this.data = data;
     this.token = token;
+    ServeProcess.running.add(this);
+    void cli.exited.then(() => ServeProcess.running.delete(this));
+  }
+
+  /** Stops (SIGTERM, then SIGKILL after 10 s) every server a test left running. */
+  static async stopAll(): Promise<void> {
+    await Promise.all(
+      [...ServeProcess.running].map(async (server) => {
+        const kill = setTimeout(() => server.cli.child.kill("SIGKILL"), 10_000);
+        await server.stop();
+        clearTimeout(kill);
+      }),
+    );
   }
 
   static async start(options: ServeOptions = {}): Promise<ServeProcess> {
-    const data = options.data ?? mkdtempSync(join(tmpdir(), "serve-data-"));
+    let data = options.data;
+    if (data === undefined) {
+      data = mkdtempSync(join(tmpdir(), "serve-data-"));
+      ServeProcess.madeDirs.add(data);
+    }
     const args = ["serve", "--port", "0", "--data", data, ...(options.extra ?? [])];
     if (options.token !== undefined) args.push("--token", options.token);
     const cli = new CliProcess(args, {
