@@ -1,10 +1,13 @@
 // `npm run bench`: normalization throughput per source against the JSON parse+stringify floor measured in the same
-// run, peak memory, `normalize` over a 1 GB file as a whole process, and the live per-event overhead.
+// run, peak memory, `normalize` over a 1 GB file as a whole process, the live per-event overhead, the store and the
+// session server (`--big-only`, `--store-only`, `--import-only`, `--server-only` run one section; `--no-big`,
+// `--no-store`, `--no-import`, `--no-server` skip one).
 import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
 import { buildCli, normalizeProcess, removeFile, writeBigTranscript } from "./big-file.js";
 import { fixtureLines, repeatedCorpus } from "./fixture-corpus.js";
 import { importBench } from "./import-history.js";
 import { liveLatency } from "./live-latency.js";
+import { formatServerBench, serverBenchFromEnv } from "./server-section.js";
 import { storeBench } from "./store.js";
 import { floor, normalization, parseAndWriteOnly, retainedState, type Throughput } from "./throughput.js";
 
@@ -20,19 +23,23 @@ const fastest = (best: Throughput | undefined, run: Throughput): Throughput =>
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-out(
-  `provider-runtime bench — ${LINES.toLocaleString("en-US")} messages per source, fastest of ${TRIALS} runs, Node ${process.version}`,
-);
 /** BENCH_SOURCES=a,b times only those sources (each mapper's code then runs alone in the process, as in `normalize`). */
 const tableSources = process.env.BENCH_SOURCES?.split(",");
-const only = args.has("--big-only") || args.has("--store-only") || args.has("--import-only");
+const bigOnly = args.has("--big-only");
+const storeOnly = args.has("--store-only");
+const importOnly = args.has("--import-only");
+const serverOnly = args.has("--server-only");
+const only = bigOnly || storeOnly || importOnly || serverOnly;
 const tableDefinitions = MAPPER_DEFINITIONS.filter(
   (d) => !only && (tableSources === undefined || tableSources.includes(d.source)),
 );
-if (tableDefinitions.length > 0)
+out(`provider-runtime bench — Node ${process.version}`);
+if (tableDefinitions.length > 0) {
+  out(`${LINES.toLocaleString("en-US")} messages per source, fastest of ${TRIALS} runs`);
   out(
     "source            floor msg/s   norm msg/s  ratio   +validate msg/s  ratio  ceiling  out/in   events  state MB  live p50/p99 ms",
   );
+}
 for (const definition of tableDefinitions) {
   const lines = repeatedCorpus(definition.source, LINES);
   if (lines.length === 0) {
@@ -76,7 +83,7 @@ for (const definition of tableDefinitions) {
   );
 }
 
-if (!args.has("--big-only") && !args.has("--import-only") && !args.has("--no-store")) {
+if ((!only || storeOnly) && !args.has("--no-store")) {
   const events = Number(process.env.BENCH_STORE_EVENTS ?? 100_000);
   const sessions = 50;
   const chunk = 8;
@@ -91,7 +98,7 @@ if (!args.has("--big-only") && !args.has("--import-only") && !args.has("--no-sto
   }
 }
 
-if (!args.has("--no-big") && !args.has("--store-only") && !args.has("--import-only")) {
+if ((!only || bigOnly) && !args.has("--no-big")) {
   // every source: a mapper whose tables outgrow their memory shows only over a long run of its own records
   const wanted = process.env.BENCH_BIG_SOURCES?.split(",");
   const sources = MAPPER_DEFINITIONS.map((d) => d.source).filter(
@@ -112,7 +119,7 @@ if (!args.has("--no-big") && !args.has("--store-only") && !args.has("--import-on
   }
 }
 
-if (!args.has("--no-import") && !args.has("--store-only") && !args.has("--big-only")) {
+if ((!only || importOnly) && !args.has("--no-import")) {
   const bytes = Number(process.env.BENCH_IMPORT_BYTES ?? 1024 ** 3);
   const run = await importBench(await buildCli(), bytes);
   out(
@@ -126,4 +133,10 @@ if (!args.has("--no-import") && !args.has("--store-only") && !args.has("--big-on
       `  ${name} ${pass.seconds.toFixed(1).padStart(6)} s, peak RSS ${pass.peakRssMb.toFixed(0).padStart(4)} MB, exit ${pass.exitCode}: ${pass.summary}`,
     );
   out(`  store.db ${(run.storeBytes / 1024 ** 2).toFixed(0)} MB`);
+}
+
+if ((!only || serverOnly) && !args.has("--no-server")) {
+  const command = await buildCli();
+  out("");
+  for (const line of formatServerBench(await serverBenchFromEnv(command))) out(line);
 }

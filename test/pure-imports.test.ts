@@ -10,6 +10,7 @@ const PURE_ENTRIES = [
   "verify/index.ts",
   "projection/index.ts",
   "view/timeline.ts",
+  "client/index.ts",
 ];
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\("([^"]+)"\)|(?:^|\n)\s*import\s+"([^"]+)"/g;
@@ -32,10 +33,13 @@ function reach(): Map<string, string[]> {
   return seen;
 }
 
-/** Browser-safe packages the pure parts may use: zod, and jsdiff (pure JS) behind kit/unified-diff.ts. */
-const ALLOWED = new Set(["zod", "diff"]);
+/**
+ * Browser-safe packages the pure parts may use: zod, jsdiff (pure JS) behind kit/unified-diff.ts, and
+ * eventsource-parser (the remote client's SSE).
+ */
+const ALLOWED = new Set(["zod", "diff", "eventsource-parser"]);
 
-it("the pure parts (contracts, kit, mappers, verify, projection, view) import nothing but zod and jsdiff: they run in a browser", () => {
+it("the pure parts (contracts, kit, mappers, verify, projection, view, client) import nothing but zod, jsdiff and eventsource-parser: they run in a browser", () => {
   const offending = [...reach()]
     .flatMap(([file, external]) =>
       external.filter((s) => !ALLOWED.has(s)).map((s) => `${relative(SRC, file)} → ${s}`),

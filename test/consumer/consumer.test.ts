@@ -38,6 +38,8 @@ const AGENTS = [
 
 /** gzip size budget of `provider-runtime/contracts` for the browser (measured: 38.6 KB with zod 4.6.7). */
 const CONTRACTS_GZIP_BUDGET = 50 * 1024;
+/** gzip size budget of `provider-runtime/client` for the browser (measured: 4.9 KB; no zod in it). */
+const CLIENT_GZIP_BUDGET = 8 * 1024;
 
 interface PackedFile {
   path: string;
@@ -71,6 +73,7 @@ async function stagePackage(): Promise<string> {
     "bin",
     "schema",
     "docs/events.md",
+    "docs/client.md",
     "docs/providers",
   ])
     cpSync(join(ROOT, path), join(stage, path), { recursive: true });
@@ -123,7 +126,9 @@ describe("the published package", () => {
     expect(
       paths.filter((path) => /test|fixture|scenario-run|recording|\.map$|(^|\/)src\//.test(path)),
     ).toEqual([]);
-    expect(paths).toEqual(expect.arrayContaining(["LICENSE", "README.md", "docs/events.md", "package.json"]));
+    expect(paths).toEqual(
+      expect.arrayContaining(["LICENSE", "README.md", "docs/events.md", "docs/client.md", "package.json"]),
+    );
     for (const provider of ["codex", "codex-sdk", "claude", "acp"])
       expect(paths).toContain(`docs/providers/${provider}.md`);
     // `npm pack --dry-run` lists the same files.
@@ -133,7 +138,7 @@ describe("the published package", () => {
 
   it("ships only modules a public entry point or the CLI reaches", async () => {
     const installed = join(project, "node_modules", "provider-runtime");
-    const entries = ["contracts", "kit", "mappers", "verify", "projection", "drivers", "mock-model"]
+    const entries = ["contracts", "kit", "mappers", "verify", "projection", "drivers", "client", "mock-model"]
       .map((entry) => join(installed, "dist", entry, "index.js"))
       .concat(join(installed, "bin", "provider-runtime.js"));
     const result = await build({
@@ -236,9 +241,9 @@ describe("the published package", () => {
     }
   });
 
-  it("the pure parts bundle for the browser (no Node built-in), contracts within its size budget", async () => {
+  it("the pure parts and the client bundle for the browser (no Node built-in), each within its size budget", async () => {
     const sizes: Record<string, { raw: number; gzip: number }> = {};
-    for (const entry of ["contracts", "projection", "verify"]) {
+    for (const entry of ["contracts", "projection", "verify", "client"]) {
       const result = await build({
         stdin: { contents: `export * from "provider-runtime/${entry}";`, resolveDir: project, loader: "js" },
         bundle: true,
@@ -262,5 +267,7 @@ describe("the published package", () => {
     });
     expect(all.errors).toEqual([]);
     expect(sizes.contracts?.gzip).toBeLessThan(CONTRACTS_GZIP_BUDGET);
+    expect(sizes.client?.gzip).toBeLessThan(CLIENT_GZIP_BUDGET);
+    expect(sizes.client?.gzip).toBeGreaterThan(1024); // the client itself is in the bundle
   });
 });

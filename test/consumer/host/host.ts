@@ -1,5 +1,11 @@
 // A strict TypeScript host of the installed package: typechecked with moduleResolution nodenext and bundler.
 import { type RuntimeEvent, RuntimeEventSchema } from "provider-runtime";
+import {
+  RemoteApiError,
+  RemoteClient,
+  type RemoteDriverOptions,
+  type RemoteSession,
+} from "provider-runtime/client";
 import { runtimeEventJsonSchema } from "provider-runtime/contracts";
 import {
   AgentNotInstalledError,
@@ -61,4 +67,28 @@ export function pure(line: string): unknown {
 
 export function missing(error: unknown): string | undefined {
   return error instanceof AgentNotInstalledError ? `${error.packageName}@${error.testedVersion}` : undefined;
+}
+
+/** The same host loop over a server: only the line that makes the driver differs. */
+export async function remoteSession(baseUrl: string, token: string, cwd: string): Promise<ThreadView> {
+  const remote = new RemoteClient({ baseUrl, token });
+  const options: RemoteDriverOptions = { cwd, model: "claude-sonnet-4-5" };
+  const driver: RuntimeDriver = await remote.createDriver("claude", options);
+  const events: RuntimeEvent[] = [];
+  await driver.sendTurn({ text: "fix the failing test" });
+  for await (const event of driver.events) {
+    events.push(event);
+    if (event.type === "request.opened") await driver.respond(event.requestId, { decision: "accept" });
+    if (event.type === "turn.completed") await driver.stop();
+  }
+  const attached: RemoteSession = await remote.attach(driver.sessionId, { after: events.length });
+  const page = await remote.eventsPage(attached.sessionId, { after: 0, limit: 10 });
+  // @ts-expect-error the remote provider is a DriverProvider, not any string
+  await remote.createDriver("claude-code", {});
+  try {
+    await remote.sendTurn(driver.sessionId, { text: "again" });
+  } catch (error) {
+    if (error instanceof RemoteApiError && error.status === 409) return projectEvents(page.events);
+  }
+  return projectEvents(events);
 }

@@ -1,0 +1,37 @@
+import { availableParallelism } from "node:os";
+import type { DriverProvider } from "../src/drivers/types.js";
+import { type ServerBenchResult, serverBench } from "./server.js";
+
+/**
+ * BENCH_SERVER_SESSIONS (default 50), BENCH_SERVER_SUBSCRIBERS (5), BENCH_SERVER_PROVIDER (codex: the Codex
+ * app server is the cheapest agent per session on 2 cores — one Rust process, no Node runtime of its own) and
+ * BENCH_SERVER_MODEL (`process`: the mock model in a process of its own; `inline`: `serve --mock`).
+ * BENCH_SERVER_CPU_PROF=DIR writes a CPU profile of the server process there.
+ */
+export function serverBenchFromEnv(command: string[]): Promise<ServerBenchResult> {
+  return serverBench({
+    sessions: Number(process.env.BENCH_SERVER_SESSIONS ?? 50),
+    subscribers: Number(process.env.BENCH_SERVER_SUBSCRIBERS ?? 5),
+    provider: (process.env.BENCH_SERVER_PROVIDER ?? "codex") as DriverProvider,
+    model: process.env.BENCH_SERVER_MODEL === "inline" ? "inline" : "process",
+    ...(process.env.BENCH_SERVER_CPU_PROF === undefined
+      ? {}
+      : { cpuProfileDir: process.env.BENCH_SERVER_CPU_PROF }),
+    command,
+  });
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+
+export function formatServerBench(result: ServerBenchResult): string[] {
+  const { latency } = result;
+  return [
+    `serve (${result.model === "inline" ? "--mock" : "--model-url: the mock model in its own process"}): ${result.sessions} ${result.provider} sessions × ${result.subscribers} SSE subscribers, one mock:long turn each`,
+    `  turns took ${result.seconds.toFixed(1)} s: ${fmt(result.stored)} events stored (${fmt(result.storedPerSecond)}/s), ${fmt(result.delivered)} delivered (${fmt(result.deliveredPerSecond)}/s)`,
+    `  driver → subscriber latency p50 ${latency.p50Ms.toFixed(1)} ms, p99 ${latency.p99Ms.toFixed(1)} ms, max ${latency.maxMs.toFixed(1)} ms over ${fmt(latency.samples)} deliveries (createdAt has ms resolution: up to +1 ms)`,
+    `  server peak RSS ${result.peakRssMb.toFixed(0)} MB; machine load average ${result.loadAverage.toFixed(1)} on ${availableParallelism()} cores`,
+    result.mismatches.length === 0
+      ? "  nothing dropped: per session, events stored = emitted = delivered to each subscriber"
+      : `  DROPPED: ${result.mismatches.join("; ")}`,
+  ];
+}

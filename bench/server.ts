@@ -1,0 +1,260 @@
+// The server section of `npm run bench`: N concurrent mock sessions on a real `serve` process, M SSE subscribers
+// each (RemoteClient.follow, in this process), one `mock:long` turn per session. The mock model runs as a process
+// of its own (`serve --model-url`), so the server's figures are not the mock's; `inline` runs it inside the server
+// (`serve --mock`).
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { RemoteClient } from "../src/client/index.js";
+import type { RuntimeEvent } from "../src/contracts/events.js";
+import type { DriverProvider } from "../src/drivers/types.js";
+import { SCENARIO_PROMPTS } from "../src/mock-model/index.js";
+import { startServe } from "../test/client/support/serve-process.js";
+
+export interface ServerBenchOptions {
+  sessions: number;
+  subscribers: number;
+  provider: DriverProvider;
+  /** Node arguments that run the CLI (bench/big-file.ts buildCli). */
+  command: string[];
+  /** Where the mock model runs: its own process (default) or inside the server. */
+  model: "process" | "inline";
+  /** A dir for a CPU profile of the server process (`node --cpu-prof`). */
+  cpuProfileDir?: string;
+}
+
+export interface ServerBenchResult {
+  sessions: number;
+  subscribers: number;
+  provider: DriverProvider;
+  model: "process" | "inline";
+  seconds: number;
+  stored: number;
+  delivered: number;
+  storedPerSecond: number;
+  deliveredPerSecond: number;
+  latency: { p50Ms: number; p99Ms: number; maxMs: number; samples: number };
+  peakRssMb: number;
+  /** The machine's 1-minute load average at the end (the machine may be shared). */
+  loadAverage: number;
+  /** Sessions whose counts differ (stored ≠ emitted or a subscriber's ≠ stored), with the counts. */
+  mismatches: string[];
+}
+
+/**
+ * Latency per delivered event: the subscriber's wall clock at delivery minus the event's `createdAt`, which the
+ * driver stamps from the same machine's wall clock when it reads the native record. So it spans mapping, the
+ * store write, the fan-out and SSE to the subscriber; `createdAt` has millisecond resolution, so each sample
+ * reads up to 1 ms high. Kept as a histogram (bounded, whatever the event count): 0.1 ms buckets below 100 ms,
+ * 10 ms buckets up to 10 minutes.
+ */
+class LatencyHistogram {
+  static readonly FINE_MS = 0.1;
+  static readonly FINE_UNTIL_MS = 100;
+  static readonly COARSE_MS = 10;
+  readonly #fine = new Uint32Array(LatencyHistogram.FINE_UNTIL_MS / LatencyHistogram.FINE_MS);
+  readonly #coarse = new Uint32Array(600_000 / LatencyHistogram.COARSE_MS);
+  #count = 0;
+  #max = 0;
+
+  add(ms: number): void {
+    const at = Math.max(0, ms);
+    if (at < LatencyHistogram.FINE_UNTIL_MS) {
+      const bucket = Math.floor(at / LatencyHistogram.FINE_MS);
+      this.#fine[bucket] = (this.#fine[bucket] ?? 0) + 1;
+    } else {
+      const bucket = Math.min(this.#coarse.length - 1, Math.floor(at / LatencyHistogram.COARSE_MS));
+      this.#coarse[bucket] = (this.#coarse[bucket] ?? 0) + 1;
+    }
+    this.#count++;
+    if (ms > this.#max) this.#max = ms;
+  }
+
+  /** The upper edge of the bucket holding the q-quantile. */
+  quantile(q: number): number {
+    const target = Math.ceil(q * this.#count);
+    let seen = 0;
+    for (let i = 0; i < this.#fine.length; i++) {
+      seen += this.#fine[i] ?? 0;
+      if (seen >= target) return (i + 1) * LatencyHistogram.FINE_MS;
+    }
+    for (let i = 0; i < this.#coarse.length; i++) {
+      seen += this.#coarse[i] ?? 0;
+      if (seen >= target) return (i + 1) * LatencyHistogram.COARSE_MS;
+    }
+    return this.#max;
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  get max(): number {
+    return this.#max;
+  }
+}
+
+const wallNow = () => performance.timeOrigin + performance.now();
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+interface Subscriber {
+  count: number;
+  lastSequence: number;
+  done: Promise<void>;
+}
+
+/** `provider-runtime mock-model` as a child process; resolves with its base URL and a way to end it. */
+async function mockModelProcess(command: string[]): Promise<{ baseUrl: string; close(): void }> {
+  const child = spawn(process.execPath, [...command, "mock-model"], { stdio: ["ignore", "pipe", "inherit"] });
+  const baseUrl = await new Promise<string>((done, fail) => {
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (text: string) => {
+      out += text;
+      const line = out.split("\n")[0];
+      if (out.includes("\n") && line !== undefined) done(line.trim());
+    });
+    child.once("exit", (code) => fail(new Error(`mock-model exited (${code})`)));
+  });
+  return { baseUrl, close: () => child.kill("SIGTERM") };
+}
+
+export async function serverBench(options: ServerBenchOptions): Promise<ServerBenchResult> {
+  const model = options.model === "process" ? await mockModelProcess(options.command) : undefined;
+  const serve = await startServe({
+    command: options.command,
+    ...(options.cpuProfileDir === undefined
+      ? {}
+      : { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] }),
+    startTimeoutMs: 60_000,
+    args: model === undefined ? ["--mock"] : ["--model-url", model.baseUrl],
+  }).catch((error: unknown) => {
+    model?.close();
+    throw error;
+  });
+  const client = new RemoteClient({ baseUrl: serve.baseUrl, token: serve.token });
+  const cwds: string[] = [];
+  try {
+    const ids: string[] = [];
+    // created ten at a time: each creation starts an agent and waits for its handshake
+    for (let i = 0; i < options.sessions; i += 10) {
+      const batch = Array.from({ length: Math.min(10, options.sessions - i) }, async () => {
+        const cwd = await mkdtemp(join(tmpdir(), "pr-bench-"));
+        cwds.push(cwd);
+        return (await client.createSession({ provider: options.provider, cwd })).id;
+      });
+      ids.push(...(await Promise.all(batch)));
+    }
+    await waitFor(async () => {
+      const sessions = await client.listSessions();
+      return ids.every((id) => sessions.find((s) => s.id === id)?.state === "ready");
+    }, 180_000);
+    const histogram = new LatencyHistogram();
+    let measuring = false;
+    const turnEnded = new Map<string, () => void>();
+    const turnsDone = ids.map((id) => new Promise<void>((done) => turnEnded.set(id, done)));
+    const subscribers = new Map<string, Subscriber[]>();
+    for (const id of ids) {
+      const list: Subscriber[] = [];
+      for (let j = 0; j < options.subscribers; j++) {
+        const subscriber: Subscriber = { count: 0, lastSequence: 0, done: Promise.resolve() };
+        subscriber.done = (async () => {
+          for await (const event of client.follow(id, { idleTimeoutMs: 120_000 })) {
+            subscriber.count++;
+            subscriber.lastSequence = event.sequence;
+            if (measuring) histogram.add(wallNow() - Date.parse(event.createdAt));
+            if (j === 0 && isTurnEnd(event)) turnEnded.get(id)?.();
+          }
+        })();
+        list.push(subscriber);
+      }
+      subscribers.set(id, list);
+    }
+    // every subscriber has caught up with what the session stored so far before the turns start
+    await waitFor(async () => {
+      const sessions = await client.listSessions();
+      return ids.every((id) =>
+        subscribers
+          .get(id)
+          ?.every(
+            (s) => s.lastSequence > 0 && s.lastSequence === sessions.find((x) => x.id === id)?.lastSequence,
+          ),
+      );
+    }, 60_000);
+    const before = [...subscribers.values()].flat().reduce((sum, s) => sum + s.count, 0);
+    const storedBefore = (await client.listSessions()).reduce((sum, s) => sum + s.lastSequence, 0);
+    measuring = true;
+    const start = wallNow();
+    await Promise.all(ids.map((id) => client.sendTurn(id, { text: `${SCENARIO_PROMPTS.long} bench` })));
+    await Promise.all(turnsDone);
+    const seconds = (wallNow() - start) / 1000;
+    measuring = false;
+    const storedDuring =
+      (await client.listSessions()).reduce((sum, s) => sum + s.lastSequence, 0) - storedBefore;
+    // delivered in the window: every subscriber has the turn's end by now (same stream, same events)
+    await waitFor(async () => {
+      const sessions = await client.listSessions();
+      return ids.every((id) =>
+        subscribers
+          .get(id)
+          ?.every((s) => s.lastSequence >= (sessions.find((x) => x.id === id)?.lastSequence ?? 0)),
+      );
+    }, 60_000);
+    const deliveredDuring = [...subscribers.values()].flat().reduce((sum, s) => sum + s.count, 0) - before;
+    await Promise.all(ids.map((id) => client.stop(id)));
+    await Promise.all([...subscribers.values()].flat().map((s) => s.done));
+    const peak = peakRssMb(serve.child.pid as number);
+    const mismatches: string[] = [];
+    for (const id of ids) {
+      let stored = 0;
+      let emitted = 0;
+      for await (const event of client.readEvents(id)) {
+        stored++;
+        emitted = event.sequence;
+      }
+      const delivered = subscribers.get(id)?.map((s) => s.count) ?? [];
+      if (stored !== emitted || delivered.some((n) => n !== stored))
+        mismatches.push(`${id}: emitted ${emitted}, stored ${stored}, delivered ${delivered.join("/")}`);
+    }
+    return {
+      sessions: options.sessions,
+      subscribers: options.subscribers,
+      provider: options.provider,
+      model: options.model,
+      seconds,
+      stored: storedDuring,
+      delivered: deliveredDuring,
+      storedPerSecond: storedDuring / seconds,
+      deliveredPerSecond: deliveredDuring / seconds,
+      latency: {
+        p50Ms: histogram.quantile(0.5),
+        p99Ms: histogram.quantile(0.99),
+        maxMs: histogram.max,
+        samples: histogram.count,
+      },
+      peakRssMb: peak,
+      loadAverage: loadavg()[0] ?? 0,
+      mismatches,
+    };
+  } finally {
+    await serve.stop();
+    model?.close();
+    await Promise.all(cwds.map((cwd) => rm(cwd, { recursive: true, force: true })));
+  }
+}
+
+const isTurnEnd = (event: RuntimeEvent) => event.type === "turn.completed" || event.type === "turn.aborted";
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`bench: not reached in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

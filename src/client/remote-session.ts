@@ -1,0 +1,133 @@
+import type { RuntimeEvent } from "../contracts/events.js";
+import {
+  type DriverProvider,
+  type RequestResponse,
+  type RuntimeDriver,
+  type TurnInput,
+  UnknownRequestError,
+} from "../drivers/types.js";
+import { RemoteApiError } from "./errors.js";
+import type { FollowOptions } from "./event-follower.js";
+import type { RemoteClient } from "./remote-client.js";
+
+/** How a RemoteSession reads its stream. */
+export interface RemoteSessionOptions extends Omit<FollowOptions, "signal"> {}
+
+/** The last turn sent through this session: whether its `turn.started` has been seen yet. */
+interface SentTurn {
+  /** The last sequence delivered when the turn was sent: its events come after it. */
+  after: number;
+  settled: Promise<boolean>;
+  accepted: boolean;
+  shown: boolean;
+}
+
+/**
+ * A server's session as a RuntimeDriver: the same interface as an in-process driver, over HTTP and SSE.
+ *
+ * `events` is the session's stream from `options.after` (default: its first event), each event once and in
+ * order across reconnects. It ends at a `session.exited` after which the session does not go on: it goes on when
+ * the server already holds later events (a stored stream with a resume in it), or when a turn sent through this
+ * session was in flight or accepted and its `turn.started` has not come yet (that turn resumes the agent). A
+ * `stop()` through this session ends it at the exit. Iterating `events` again (e.g. after a resume turn sent
+ * once the loop ended) continues after the last event delivered; one iteration at a time.
+ */
+export class RemoteSession implements RuntimeDriver {
+  readonly events: AsyncIterable<RuntimeEvent>;
+  #delivered: number;
+  #iterating = false;
+  #stopped = false;
+  #lastTurn: SentTurn | undefined;
+
+  constructor(
+    readonly client: RemoteClient,
+    readonly provider: DriverProvider,
+    readonly sessionId: string,
+    readonly options: RemoteSessionOptions = {},
+  ) {
+    this.#delivered = options.after ?? 0;
+    this.events = { [Symbol.asyncIterator]: () => this.#iterate() };
+  }
+
+  /** The sequence of the last event `events` delivered. */
+  get lastSequence(): number {
+    return this.#delivered;
+  }
+
+  /** The server starts the agent when it creates the session; a failed start shows in `events`. */
+  async start(): Promise<void> {}
+
+  async sendTurn(input: TurnInput): Promise<void> {
+    this.#stopped = false;
+    const sending = this.client.sendTurn(this.sessionId, { text: input.text });
+    const turn: SentTurn = {
+      after: this.#delivered,
+      accepted: false,
+      shown: false,
+      settled: sending.then(
+        () => true,
+        () => false,
+      ),
+    };
+    this.#lastTurn = turn;
+    await sending.catch((error: unknown) => {
+      if (this.#lastTurn === turn) this.#lastTurn = undefined;
+      throw error;
+    });
+    turn.accepted = true;
+  }
+
+  async respond(requestId: string, response: RequestResponse): Promise<void> {
+    try {
+      await this.client.respond(this.sessionId, requestId, response);
+    } catch (error) {
+      if (error instanceof RemoteApiError && (error.status === 404 || error.status === 409))
+        throw new UnknownRequestError(requestId);
+      throw error;
+    }
+  }
+
+  interrupt(): Promise<void> {
+    return this.client.interrupt(this.sessionId);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.client.stop(this.sessionId);
+  }
+
+  async *#iterate(): AsyncGenerator<RuntimeEvent, void, undefined> {
+    if (this.#iterating) throw new Error(`session ${this.sessionId}: events is already being iterated`);
+    this.#iterating = true;
+    try {
+      yield* this.client.followWith(
+        this.sessionId,
+        { ...this.options, after: this.#delivered },
+        {
+          delivered: (event) => this.#saw(event),
+          endsAt: (event) => this.#endsAt(event),
+        },
+      );
+    } finally {
+      this.#iterating = false;
+    }
+  }
+
+  #saw(event: RuntimeEvent): void {
+    this.#delivered = event.sequence;
+    const turn = this.#lastTurn;
+    if (event.type === "turn.started" && turn !== undefined && event.sequence > turn.after) turn.shown = true;
+  }
+
+  async #endsAt(exit: RuntimeEvent): Promise<boolean> {
+    const turn = this.#lastTurn;
+    if (turn !== undefined && !turn.shown && !this.#stopped) {
+      // A turn sent through this session whose turn.started has not come: it comes after this exit (the turn
+      // resumes the agent). It is used up here, so a resume that fails before its turn starts ends the stream
+      // at its own exit.
+      this.#lastTurn = undefined;
+      if (await turn.settled) return false;
+    }
+    return this.client.nothingStoredAfter(this.sessionId, exit.sequence);
+  }
+}
