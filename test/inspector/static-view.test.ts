@@ -35,7 +35,8 @@ describe("view --html", () => {
     const html = readFileSync(viewHtml("test/fixtures/codex/shell.expected.jsonl"), "utf8");
     expect(html).not.toMatch(/<script[^>]*\ssrc=/);
     expect(html).not.toMatch(/<link[^>]*stylesheet/);
-    expect(html).toContain("default-src 'none'");
+    expect(html).toContain("default-src 'none'; script-src 'unsafe-inline'");
+    expect(html.match(/Content-Security-Policy/g)).toHaveLength(1);
     expect(html).toContain('id="provider-runtime-events"');
     expect(html).not.toContain('"raw":');
   });

@@ -47,6 +47,7 @@ export class ItemCard extends Component<ItemProps> {
       <article
         class={`item item-${item.itemType} status-${item.status}`}
         data-item-type={item.itemType}
+        data-item-id={item.itemId}
         aria-label={LABELS[item.itemType] ?? "Item"}
       >
         <header class="item-head">

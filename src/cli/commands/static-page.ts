@@ -8,8 +8,9 @@ export const INSPECTOR_DIR = fileURLToPath(new URL("../../../dist/inspector/", i
 const EVENTS_ID = "provider-runtime-events";
 
 /**
- * The page allows no network at all: scripts and styles only inline, images only as data URLs. A recorded
- * stream is hostile input like any other, and this keeps anything in it from reaching out.
+ * The static page's policy, in place of the live page's (scripts from 'self'): no network at all, scripts and
+ * styles only inline, images only as data URLs. A recorded stream is hostile input like any other, and this keeps
+ * anything in it from reaching out.
  */
 const CSP =
   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
@@ -32,7 +33,10 @@ export async function loadStaticPage(dir = INSPECTOR_DIR): Promise<StaticPage> {
     throw new Error(`${dir}index.html does not name one script and one stylesheet`);
   const js = (await readFile(`${dir}${script[1]}`, "utf8")).replace(/<\/(script)/gi, "<\\/$1");
   const css = (await readFile(`${dir}${style[1]}`, "utf8")).replace(/<\/(style)/gi, "<\\/$1");
+  const livePolicy = /<meta\s+http-equiv="Content-Security-Policy"[^>]*>/.exec(html);
+  if (livePolicy === null) throw new Error(`${dir}index.html has no Content-Security-Policy`);
   const page = html
+    .replace(livePolicy[0], "")
     .replace(script[0], "")
     .replace(style[0], () => `<style>${css}</style>`)
     .replace(
