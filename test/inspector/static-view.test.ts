@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, REPO, screenshot, watchedPage } from "./support/browser.js";
+import { lowContrastTexts } from "./support/contrast.js";
 
 const CLI = join(REPO, "bin/provider-runtime.js");
 const dir = mkdtempSync(join(tmpdir(), "inspector-static-"));
@@ -55,6 +56,7 @@ describe("view --html", () => {
     );
     await expect(page.locator(".request-resolved").first().textContent()).resolves.toMatch(/accept/);
     await screenshot(page, "static-codex-shell");
+    await expect(lowContrastTexts(page)).resolves.toEqual([]);
     expect(errors).toEqual([]);
     expect(requests.filter((r) => !r.startsWith("file:"))).toEqual([]);
     await context.close();
@@ -70,6 +72,10 @@ describe("view --html", () => {
       "+written by the mock model\n",
     );
     await screenshot(page, "static-codex-edit");
+    await expect(lowContrastTexts(page)).resolves.toEqual([]);
+    // the check itself finds a pale text
+    await page.evaluate(`document.body.insertAdjacentHTML("beforeend", '<p style="color:#bbb">pale</p>')`);
+    await expect(lowContrastTexts(page)).resolves.toEqual([expect.stringMatching(/^P\. 1\.\d\d: pale$/)]);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -83,6 +89,7 @@ describe("view --html", () => {
     const width = await page.evaluate<number>("document.documentElement.scrollWidth");
     expect(width).toBeLessThanOrEqual(390);
     await screenshot(page, "static-claude-subagent-390");
+    await expect(lowContrastTexts(page)).resolves.toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });
