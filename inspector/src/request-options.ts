@@ -8,7 +8,8 @@ const MAX_OPTIONS = 20;
 
 /**
  * The options a provider offered: Codex lists decision names (`accept`, `acceptForSession`, …, or objects such
- * as `{acceptWithExecpolicyAmendment: …}`), ACP gives `{optionId, name, kind}`.
+ * as `{acceptWithExecpolicyAmendment: …}`), ACP gives `{optionId, name, kind}`, Claude the canonical decision
+ * with its PermissionResult behaviour (`{decision, behavior}`).
  */
 export function nativeOptions(options: unknown): NativeOption[] {
   if (!Array.isArray(options)) return [];
@@ -16,9 +17,10 @@ export function nativeOptions(options: unknown): NativeOption[] {
     if (typeof option === "string") return [{ label: option }];
     if (typeof option !== "object" || option === null) return [];
     const record = option as Record<string, unknown>;
-    const name = record.name ?? record.label ?? record.optionId;
+    const name = record.name ?? record.label ?? record.decision ?? record.optionId;
+    const kind = record.kind ?? record.behavior;
     if (typeof name === "string") {
-      return [typeof record.kind === "string" ? { label: name, kind: record.kind } : { label: name }];
+      return [typeof kind === "string" ? { label: name, kind } : { label: name }];
     }
     const keys = Object.keys(record);
     return keys.length > 0 ? [{ label: keys.slice(0, 3).join(", ") }] : [];

@@ -102,7 +102,10 @@ describe("readQuestions", () => {
 });
 
 describe("nativeOptions", () => {
-  it("labels ACP options by name with their kind, Codex decisions by name or key", () => {
+  it("labels ACP options by name with their kind, Claude's by decision and behaviour, Codex's by name or key", () => {
+    expect(
+      nativeOptions([{ decision: "acceptForSession", behavior: "allow", updatedPermissions: [] }]),
+    ).toEqual([{ label: "acceptForSession", kind: "allow" }]);
     expect(nativeOptions([{ optionId: "allow-once", name: "Yes", kind: "allow_once" }, "decline"])).toEqual([
       { label: "Yes", kind: "allow_once" },
       { label: "decline" },
