@@ -4,6 +4,7 @@ import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
 import { buildCli, normalizeProcess, removeFile, writeBigTranscript } from "./big-file.js";
 import { fixtureLines, repeatedCorpus } from "./fixture-corpus.js";
 import { liveLatency } from "./live-latency.js";
+import { storeBench } from "./store.js";
 import { floor, normalization, parseAndWriteOnly, retainedState, type Throughput } from "./throughput.js";
 
 const args = new Set(process.argv.slice(2));
@@ -21,14 +22,16 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 out(
   `provider-runtime bench — ${LINES.toLocaleString("en-US")} messages per source, fastest of ${TRIALS} runs, Node ${process.version}`,
 );
-out(
-  "source            floor msg/s   norm msg/s  ratio   +validate msg/s  ratio  ceiling  out/in   events  state MB  live p50/p99 ms",
-);
 /** BENCH_SOURCES=a,b times only those sources (each mapper's code then runs alone in the process, as in `normalize`). */
 const tableSources = process.env.BENCH_SOURCES?.split(",");
+const only = args.has("--big-only") || args.has("--store-only");
 const tableDefinitions = MAPPER_DEFINITIONS.filter(
-  (d) => !args.has("--big-only") && (tableSources === undefined || tableSources.includes(d.source)),
+  (d) => !only && (tableSources === undefined || tableSources.includes(d.source)),
 );
+if (tableDefinitions.length > 0)
+  out(
+    "source            floor msg/s   norm msg/s  ratio   +validate msg/s  ratio  ceiling  out/in   events  state MB  live p50/p99 ms",
+  );
 for (const definition of tableDefinitions) {
   const lines = repeatedCorpus(definition.source, LINES);
   if (lines.length === 0) {
@@ -72,7 +75,22 @@ for (const definition of tableDefinitions) {
   );
 }
 
-if (!args.has("--no-big")) {
+if (!args.has("--big-only") && !args.has("--no-store")) {
+  const events = Number(process.env.BENCH_STORE_EVENTS ?? 100_000);
+  const sessions = 50;
+  const chunk = 8;
+  out(
+    `\nstore (SQLite, WAL): ${events.toLocaleString("en-US")} golden events in ${sessions} sessions appending ${chunk} at a time, against plain INSERTs of the same rows in one transaction:`,
+  );
+  for (const synchronous of ["full", "normal"] as const) {
+    const run = await storeBench({ events, sessions, chunk, trials: TRIALS, synchronous });
+    out(
+      `  synchronous=${synchronous.padEnd(6)} append ${fmt(run.appendPerSecond).padStart(8)} events/s (${fmt(run.commits)} commits)  insert ${fmt(run.insertPerSecond).padStart(8)} rows/s  ratio ${(run.appendPerSecond / run.insertPerSecond).toFixed(2)}x  stored ${run.smaller.toFixed(2)}x smaller than raw inline`,
+    );
+  }
+}
+
+if (!args.has("--no-big") && !args.has("--store-only")) {
   // every source: a mapper whose tables outgrow their memory shows only over a long run of its own records
   const wanted = process.env.BENCH_BIG_SOURCES?.split(",");
   const sources = MAPPER_DEFINITIONS.map((d) => d.source).filter(

@@ -20,6 +20,7 @@ const COMMANDS: Record<string, Command> = {
   chat: chatCommand,
   coverage: coverageCommand,
   schema: schemaCommand,
+  serve: async (argv, io) => (await import("./commands/serve.js")).serveCommand(argv, io),
   "mock-model": async (argv, io) => (await import("../mock-model/cli.js")).runMockModelCommand(argv, io),
 };
 

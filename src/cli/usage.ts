@@ -36,6 +36,8 @@ Commands:
                          one turn of a live session with a real agent program
   chat --provider P [--mock] [--approve ask|accept|decline]
                          an interactive multi-turn session on a terminal
+  serve [--host H] [--port N] [--data DIR] [--token T] [--root DIR] [--mock] [--cors ORIGIN]
+                         the session server: agents over HTTP + Server-Sent Events
   coverage [--json]      each native kind of the pinned versions and what it maps to
   schema                 the canonical JSON Schema
   mock-model [--port N]  the scripted model server

@@ -25,7 +25,7 @@ export class CliProcess {
   #err = "";
   readonly #watchers = new Set<() => void>();
 
-  constructor(args: string[], options: { tty?: boolean; tmp?: string } = {}) {
+  constructor(args: string[], options: { tty?: boolean; tmp?: string; env?: Record<string, string> } = {}) {
     this.tmp = options.tmp ?? privateTmp();
     const command = options.tty
       ? ["python3", PTY_RUN, process.execPath, CLI, ...args]
@@ -33,7 +33,7 @@ export class CliProcess {
     const [program, ...rest] = command as [string, ...string[]];
     this.child = spawn(program, rest, {
       cwd: REPO,
-      env: { ...process.env, TMPDIR: this.tmp, NO_COLOR: "1" },
+      env: { ...process.env, TMPDIR: this.tmp, NO_COLOR: "1", ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
     });
     this.child.stdout?.setEncoding("utf8").on("data", (text: string) => this.#grow("out", text));

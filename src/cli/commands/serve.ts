@@ -1,0 +1,143 @@
+import { realpath } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { packageInfo } from "../../server/package-info.js";
+import { isLoopbackHost, resolveServerToken } from "../../server/server-token.js";
+import { type SessionServer, startSessionServer } from "../../server/session-server.js";
+import { openSqliteStore } from "../../store/sqlite-store.js";
+import { parseCommandArgs } from "../args.js";
+import { SIGNAL_EXIT_CODES, watchStopSignals } from "../session/stop-signals.js";
+import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "../usage.js";
+import { ServeMockModels } from "./serve-mock.js";
+
+export const SERVE_HELP = `Usage: provider-runtime serve [options]
+
+The session server: agent sessions over HTTP + Server-Sent Events (see docs/server.md), every event stored in
+DATA/store.db before any client sees it.
+  --host HOST            the address to bind (default 127.0.0.1); another than loopback needs --token
+  --port N               the port (default 4317; 0 picks a free one)
+  --data DIR             the data dir: store, token, agents' native state (default ~/.provider-runtime)
+  --token T              the bearer token (else $PROVIDER_RUNTIME_TOKEN, else one generated into DATA/token)
+  --root DIR             every session's cwd must lie inside DIR (also the default cwd)
+  --mock                 every session's agent talks to the built-in mock model (offline)
+  --model-url URL        every session's agent talks to this model server instead (a provider-runtime
+                         mock-model you started, e.g. to read what it received across server restarts)
+  --cors ORIGIN          let a browser page of ORIGIN call the API (no CORS headers otherwise)
+  --nats URL             join a cluster over NATS JetStream (not available in this build)
+
+Whoever holds the token can run programs on this machine as this user: keep it secret.
+Prints "listening on http://HOST:PORT" when ready. SIGINT/SIGTERM stop every session (session.exited stored)
+and exit 130/143.
+`;
+
+const FLAGS = {
+  host: { type: "string" },
+  port: { type: "string" },
+  data: { type: "string" },
+  token: { type: "string" },
+  root: { type: "string" },
+  mock: { type: "boolean" },
+  "model-url": { type: "string" },
+  cors: { type: "string" },
+  nats: { type: "string" },
+} as const;
+
+export const DEFAULT_PORT = 4317;
+
+function portOf(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_PORT;
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65_535) throw new UsageError(`--port must be 0..65535, not "${text}"`);
+  return port;
+}
+
+async function rootOf(text: string | undefined): Promise<string | undefined> {
+  if (text === undefined) return undefined;
+  try {
+    return await realpath(resolve(text));
+  } catch {
+    throw new UsageError(`--root ${text}: no such directory`);
+  }
+}
+
+export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, FLAGS);
+  if (values.help) {
+    io.stdout.write(SERVE_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  if (values.nats !== undefined) throw new UsageError("--nats is not available in this build");
+  const host = values.host ?? "127.0.0.1";
+  const port = portOf(values.port);
+  const dataDir = resolve(values.data ?? join(homedir(), ".provider-runtime"));
+  const root = await rootOf(values.root);
+  const token = await resolveServerToken(values.token, process.env.PROVIDER_RUNTIME_TOKEN, dataDir);
+  if (!isLoopbackHost(host) && !token.explicit) {
+    throw new UsageError(
+      `--host ${host} is reachable from other machines: give the token explicitly (--token or PROVIDER_RUNTIME_TOKEN)`,
+    );
+  }
+  const warn = (message: string) => io.stderr.write(`provider-runtime serve: ${message}\n`);
+  const modelUrl = values["model-url"];
+  if (modelUrl !== undefined && values.mock)
+    throw new UsageError("--mock and --model-url exclude each other");
+  if (modelUrl !== undefined && !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/.test(modelUrl)) {
+    throw new UsageError(`--model-url must be a loopback http://HOST:PORT, not "${modelUrl}"`);
+  }
+  const mocks = values.mock ? new ServeMockModels() : undefined;
+  const modelBaseUrl =
+    modelUrl !== undefined ? async () => modelUrl : mocks === undefined ? undefined : mocks.baseUrlFor;
+  let server: SessionServer | undefined;
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      await server?.close().catch((error: unknown) => warn(`stopping: ${String(error)}`));
+      await mocks?.close();
+    })();
+    return stopping;
+  };
+  const signals = watchStopSignals(
+    (signal) => {
+      warn(`${signal}: stopping every session`);
+      void stop();
+    },
+    (signal) => {
+      warn(`${signal} again: leaving without waiting for the agents`);
+      process.exit(SIGNAL_EXIT_CODES[signal]);
+    },
+  );
+  try {
+    const store = await openSqliteStore({ dataDir });
+    try {
+      server = await startSessionServer({
+        store,
+        dataDir,
+        ...(root === undefined ? {} : { root }),
+        token: token.token,
+        host,
+        port,
+        version: packageInfo().version,
+        warn,
+        ...(values.cors === undefined ? {} : { corsOrigin: values.cors }),
+        ...(modelBaseUrl === undefined ? {} : { modelBaseUrl }),
+      });
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    if (server.restored.length > 0) warn(`closed ${server.restored.length} session(s) a crash had left open`);
+    if (token.file !== undefined) warn(`the token is in ${token.file}`);
+    io.stdout.write(`listening on ${server.url}\n`);
+    const signal = await signals.first;
+    await stop();
+    return SIGNAL_EXIT_CODES[signal];
+  } catch (error) {
+    await stop();
+    if (error instanceof UsageError) throw error;
+    warn(error instanceof Error ? error.message : String(error));
+    return EXIT_FAILURE;
+  } finally {
+    signals.dispose();
+  }
+}

@@ -1,0 +1,138 @@
+import type { RuntimeEvent } from "../contracts/events.js";
+import type { RuntimeDriver } from "../drivers/types.js";
+import { BoundedMap } from "../kit/bounded-map.js";
+import type { SessionRecord, SessionStore } from "../store/types.js";
+import { EventWriter } from "./event-writer.js";
+import { SessionCommandError } from "./session-commands.js";
+import { SessionSummary } from "./session-summary.js";
+
+/** Events the store may fall behind by before the run stops reading the agent (which then pauses it). */
+const MAX_BACKLOG = 1_000;
+
+export interface AgentRunOptions {
+  store: SessionStore;
+  record: SessionRecord;
+  driver: RuntimeDriver;
+  /** A store failure: the run stops the agent, and says why here. */
+  warn: (message: string) => void;
+}
+
+/**
+ * One driver of a session, its events written to the store (every one before any client can read it) and the
+ * registry summary updated after each write. What a command must know at once — a turn running, which requests
+ * are open — is taken from the events as they leave the driver, ahead of the store.
+ */
+export class AgentRun {
+  readonly driver: RuntimeDriver;
+  /** Settles once the driver's stream has ended and all of it is stored. */
+  readonly done: Promise<void>;
+  readonly #store: SessionStore;
+  readonly #summary: SessionSummary;
+  #native: SessionRecord["native"];
+  readonly #sessionId: string;
+  readonly #writer: EventWriter;
+  readonly #warn: (message: string) => void;
+  readonly #open = new BoundedMap<string, true>(10_000);
+  readonly #resolved = new BoundedMap<string, true>(10_000);
+  #turnBusy = false;
+  #exited = false;
+
+  constructor(options: AgentRunOptions) {
+    this.driver = options.driver;
+    this.#store = options.store;
+    this.#warn = options.warn;
+    this.#summary = new SessionSummary(options.record);
+    this.#native = options.record.native;
+    this.#sessionId = options.record.id;
+    this.#writer = new EventWriter((events) => this.#write(options.record.id, events));
+    this.done = this.#pump();
+  }
+
+  /** The agent has exited (seen leaving the driver; maybe not stored yet). */
+  get exited(): boolean {
+    return this.#exited;
+  }
+
+  isOpenRequest(requestId: string): boolean {
+    return this.#open.has(requestId);
+  }
+
+  wasResolved(requestId: string): boolean {
+    return this.#resolved.has(requestId);
+  }
+
+  /** Claims the session for a turn; refused while one runs. `endTurn` gives the claim back (the turn failed). */
+  beginTurn(): void {
+    if (this.#turnBusy) throw new SessionCommandError("conflict", "a turn is already running");
+    if (this.#exited) throw new SessionCommandError("conflict", "the agent has exited");
+    this.#turnBusy = true;
+  }
+
+  endTurn(): void {
+    this.#turnBusy = false;
+  }
+
+  /** Settles once what the driver has emitted so far is stored (after a turn of the event loop to read it). */
+  async settled(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    await this.#writer.idle().catch(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    await this.driver.stop().catch((error: unknown) => this.#warn(`stopping the agent: ${messageOf(error)}`));
+    await this.done;
+  }
+
+  async #pump(): Promise<void> {
+    try {
+      for await (const event of this.driver.events) {
+        this.#observe(event);
+        this.#writer.push(event);
+        if (this.#writer.backlog >= MAX_BACKLOG) await this.#writer.idle();
+      }
+      await this.#writer.idle();
+    } catch (error) {
+      this.#warn(`session ${this.#sessionId}: storing its events failed: ${messageOf(error)}`);
+      await this.driver.stop().catch(() => undefined);
+    } finally {
+      this.#exited = true;
+      this.#turnBusy = false;
+    }
+  }
+
+  #observe(event: RuntimeEvent): void {
+    switch (event.type) {
+      // Only a turn claimed here makes the session busy: Codex, resuming a thread whose turn a crash cut
+      // short, reports that old turn started again and never ends it.
+      case "turn.completed":
+      case "turn.aborted":
+        this.#turnBusy = false;
+        break;
+      case "request.opened":
+        this.#open.set(event.requestId, true);
+        break;
+      case "request.resolved":
+        this.#open.release(event.requestId);
+        this.#resolved.set(event.requestId, true);
+        break;
+      case "session.exited":
+        this.#exited = true;
+        this.#turnBusy = false;
+        break;
+      default:
+        break;
+    }
+  }
+
+  async #write(sessionId: string, events: RuntimeEvent[]): Promise<void> {
+    await this.#store.append(sessionId, events);
+    for (const event of events) this.#summary.observe(event);
+    const patch = this.#summary.patch(this.#native);
+    if (patch.native !== undefined) this.#native = patch.native;
+    await this.#store.updateSession(sessionId, patch);
+  }
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,100 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { HTTPException } from "hono/http-exception";
+import type * as z from "zod";
+import type { ErrorBody } from "../api/schemas.js";
+import type { SessionStore } from "../store/types.js";
+import { bearerAuth } from "./auth.js";
+import { mountInspector } from "./inspector-static.js";
+import { healthRoute } from "./routes.js";
+import { COMMAND_ERROR_STATUS, SessionCommandError, type SessionCommands } from "./session-commands.js";
+import { mountSessionRoutes } from "./session-routes.js";
+
+export interface ServerAppOptions {
+  store: SessionStore;
+  commands: SessionCommands;
+  token: string;
+  version: string;
+  /** The built inspector's dir (`dist/inspector/`). */
+  inspectorDir: string;
+  /** `--cors ORIGIN`: the one origin allowed to call the API from a browser; none by default. */
+  corsOrigin?: string;
+  /** Largest request body, bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Milliseconds between SSE heartbeat comments (default 15 s). */
+  heartbeatMs?: number;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** The first bad field of a failed validation, as a 400 body naming it. */
+function validationError(error: z.ZodError): ErrorBody {
+  const issue = error.issues[0];
+  const path = issue?.path.map(String) ?? [];
+  // An unknown key is reported on its object: name the key itself.
+  if (issue?.code === "unrecognized_keys" && issue.keys[0] !== undefined) path.push(issue.keys[0]);
+  const where = path.length === 0 ? "body" : path.join(".");
+  return { error: `${where}: ${issue?.message ?? "invalid"}`, field: where };
+}
+
+/** The HTTP app of `serve` (DESIGN.md §9), without the listening socket. */
+export function createServerApp(options: ServerAppOptions): OpenAPIHono {
+  const app = new OpenAPIHono({
+    defaultHook: (result, c) => {
+      if (!result.success) return c.json(validationError(result.error), 400);
+      return undefined;
+    },
+  });
+  if (options.corsOrigin !== undefined) {
+    app.use(
+      "/v1/*",
+      cors({
+        origin: options.corsOrigin,
+        allowHeaders: ["Authorization", "Content-Type", "Last-Event-ID"],
+        allowMethods: ["GET", "POST", "DELETE"],
+      }),
+    );
+  }
+  app.openapi(healthRoute, (c) => c.json({ ok: true, version: options.version }, 200));
+  app.use("/v1/*", bearerAuth(options.token));
+  const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  app.use(
+    "/v1/*",
+    bodyLimit({
+      maxSize,
+      onError: (c) => c.json({ error: `the body is larger than ${maxSize} bytes` }, 413),
+    }),
+  );
+  mountSessionRoutes(app, options);
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
+  app.doc31("/v1/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "provider-runtime serve",
+      version: options.version,
+      description: "Coding-agent sessions over HTTP: one canonical event stream per session (DESIGN.md §9).",
+    },
+  });
+  mountInspector(app, options.inspectorDir);
+  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
+  app.onError((error, c) => errorResponse(error, c));
+  return app;
+}
+
+function errorResponse(error: Error, c: Context): Response {
+  if (error instanceof SessionCommandError) {
+    const body: ErrorBody = {
+      error: error.message,
+      ...(error.field === undefined ? {} : { field: error.field }),
+    };
+    return c.json(body, COMMAND_ERROR_STATUS[error.kind]);
+  }
+  if (error instanceof HTTPException) {
+    // The validators' own failures (a body that is not JSON): a 4xx with a sentence, never a crash.
+    const status = error.status >= 400 && error.status < 500 ? error.status : 400;
+    return c.json({ error: error.message || "bad request" }, status);
+  }
+  return c.json({ error: `internal error: ${error.message}` }, 500);
+}

@@ -1,0 +1,45 @@
+import type { RuntimeEvent } from "../contracts/events.js";
+
+/**
+ * Writes a session's events to the store in batches, in order: what arrives while a write is under way goes in
+ * the next one. `backlog` lets the reader stop taking from the agent when the store falls behind.
+ */
+export class EventWriter {
+  #queue: RuntimeEvent[] = [];
+  #running: Promise<void> | undefined;
+  #failure: unknown;
+
+  constructor(readonly write: (events: RuntimeEvent[]) => Promise<void>) {}
+
+  get backlog(): number {
+    return this.#queue.length;
+  }
+
+  /** Throws the store's error once a write failed: nothing is taken that cannot be stored. */
+  push(event: RuntimeEvent): void {
+    if (this.#failure !== undefined) throw this.#failure;
+    this.#queue.push(event);
+    this.#running ??= this.#drain();
+  }
+
+  /** Settles when everything pushed so far is written; rejects with the store's error once a write failed. */
+  async idle(): Promise<void> {
+    await this.#running;
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue;
+        this.#queue = [];
+        await this.write(batch);
+      }
+    } catch (error) {
+      this.#failure = error;
+      this.#queue = [];
+    } finally {
+      this.#running = undefined;
+    }
+  }
+}

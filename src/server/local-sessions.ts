@@ -1,0 +1,233 @@
+import { randomUUID } from "node:crypto";
+import type { CreateSessionBody } from "../api/schemas.js";
+import { createDriver, isDriverProvider } from "../drivers/index.js";
+import type { DriverOptions, RequestResponse, TurnInput } from "../drivers/types.js";
+import { UnknownRequestError } from "../drivers/types.js";
+import type { SessionRecord, SessionStore } from "../store/types.js";
+import { acpLaunch, knownAgentOf } from "./acp-launch.js";
+import { AgentRun, messageOf } from "./agent-run.js";
+import { nativeStateEnv } from "./native-state.js";
+import { SessionCommandError, type SessionCommands } from "./session-commands.js";
+import type { SessionPaths } from "./session-paths.js";
+import { titleOf } from "./session-summary.js";
+
+export interface LocalSessionsOptions {
+  store: SessionStore;
+  paths: SessionPaths;
+  /**
+   * `--mock`: the model server an agent of this session should use (the mock plays codex-acp differently, so the
+   * known ACP agent is passed). Undefined: the agents use their real model APIs.
+   */
+  modelBaseUrl?: (agent: ReturnType<typeof knownAgentOf>) => Promise<string>;
+  /** Extra driver options for every session (tests: a shorter start timeout). */
+  driverDefaults?: Partial<Pick<DriverOptions, "startTimeoutMs" | "highWaterMark">>;
+  clock?: () => string;
+  warn?: (message: string) => void;
+}
+
+const PAGE = 1_000;
+
+/** Runs every session's agent in this process: one driver per session, its events stored before anyone reads them. */
+export class LocalSessions implements SessionCommands {
+  readonly #store: SessionStore;
+  readonly #paths: SessionPaths;
+  readonly #options: LocalSessionsOptions;
+  readonly #clock: () => string;
+  readonly #warn: (message: string) => void;
+  readonly #runs = new Map<string, AgentRun>();
+  /** A resume under way, so that two turns at once start one agent. */
+  readonly #launching = new Map<string, Promise<AgentRun>>();
+  #closed = false;
+
+  constructor(options: LocalSessionsOptions) {
+    this.#options = options;
+    this.#store = options.store;
+    this.#paths = options.paths;
+    this.#clock = options.clock ?? (() => new Date().toISOString());
+    this.#warn = options.warn ?? (() => undefined);
+  }
+
+  async create(body: CreateSessionBody): Promise<SessionRecord> {
+    if (this.#closed) throw new SessionCommandError("unavailable", "the server is shutting down");
+    if (body.provider === "acp" && body.agent === undefined) {
+      throw new SessionCommandError("invalid", "agent: provider acp needs an agent command line", "agent");
+    }
+    const id = `ses_${randomUUID()}`;
+    const cwd = await this.#paths.cwdFor(id, body.cwd);
+    const stateDir = await this.#paths.makeStateDir(id);
+    const now = this.#clock();
+    const record: SessionRecord = {
+      id,
+      provider: body.provider,
+      origin: "live",
+      createdAt: now,
+      updatedAt: now,
+      cwd,
+      native: body.resume === undefined ? { stateDir } : { stateDir, resumeId: body.resume },
+      state: "starting",
+      lastSequence: 0,
+      openRequests: 0,
+      exited: false,
+      ...(body.model === undefined ? {} : { model: body.model }),
+      ...(body.agent === undefined ? {} : { agent: body.agent }),
+    };
+    await this.#store.createSession(record);
+    await this.#launch(record, body.resume);
+    return (await this.#store.getSession(id)) ?? record;
+  }
+
+  async turn(sessionId: string, input: TurnInput): Promise<void> {
+    const record = await this.#record(sessionId);
+    const run = await this.#running(record);
+    run.beginTurn();
+    try {
+      if (record.title === undefined)
+        await this.#store.updateSession(sessionId, { title: titleOf(input.text) });
+      await run.driver.sendTurn(input);
+    } catch (error) {
+      run.endTurn();
+      throw error instanceof SessionCommandError
+        ? error
+        : new SessionCommandError("conflict", `the agent did not take the turn: ${messageOf(error)}`);
+    }
+  }
+
+  async respond(sessionId: string, requestId: string, response: RequestResponse): Promise<void> {
+    await this.#record(sessionId);
+    const run = this.#runs.get(sessionId);
+    if (run?.isOpenRequest(requestId)) {
+      try {
+        await run.driver.respond(requestId, response);
+        return;
+      } catch (error) {
+        if (!(error instanceof UnknownRequestError))
+          throw new SessionCommandError("invalid", messageOf(error));
+      }
+    }
+    if (run?.wasResolved(requestId) || (await this.#requestWasOpened(sessionId, requestId))) {
+      throw new SessionCommandError("conflict", `request ${requestId} is already resolved`);
+    }
+    throw new SessionCommandError("not_found", `no request ${requestId} in session ${sessionId}`);
+  }
+
+  async interrupt(sessionId: string): Promise<void> {
+    await this.#record(sessionId);
+    const run = this.#runs.get(sessionId);
+    if (run === undefined || run.exited)
+      throw new SessionCommandError("conflict", "the agent is not running");
+    await run.driver.interrupt();
+  }
+
+  async stop(sessionId: string): Promise<SessionRecord> {
+    const record = await this.#record(sessionId);
+    const launching = this.#launching.get(sessionId);
+    if (launching !== undefined) await launching.catch(() => undefined);
+    await this.#runs.get(sessionId)?.stop();
+    return (await this.#store.getSession(sessionId)) ?? record;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([...this.#launching.values()].map((launch) => launch.catch(() => undefined)));
+    await Promise.all([...this.#runs.values()].map((run) => run.stop()));
+  }
+
+  /** The live run of a session, resuming its agent natively when it has exited. */
+  async #running(record: SessionRecord): Promise<AgentRun> {
+    const launching = this.#launching.get(record.id);
+    if (launching !== undefined) return launching;
+    const run = this.#runs.get(record.id);
+    if (run !== undefined && !run.exited) return run;
+    if (this.#closed) throw new SessionCommandError("unavailable", "the server is shutting down");
+    if (record.origin !== "live") {
+      throw new SessionCommandError("conflict", "an imported history cannot take turns");
+    }
+    const resume = (async () => {
+      await run?.done;
+      const current = (await this.#store.getSession(record.id)) ?? record;
+      return this.#launch(current, current.native?.resumeId);
+    })();
+    this.#launching.set(record.id, resume);
+    try {
+      return await resume;
+    } finally {
+      this.#launching.delete(record.id);
+    }
+  }
+
+  /** Starts a driver for the session, numbering on from its last stored event. */
+  async #launch(record: SessionRecord, resume: string | undefined): Promise<AgentRun> {
+    const provider = record.provider;
+    if (!isDriverProvider(provider)) throw new SessionCommandError("invalid", `unknown provider ${provider}`);
+    const stateDir = record.native?.stateDir ?? (await this.#paths.makeStateDir(record.id));
+    const known = knownAgentOf(record.agent);
+    const modelBaseUrl = await this.#options.modelBaseUrl?.(known);
+    const sequenceAfter = await this.#lastStoredSequence(record);
+    const options: DriverOptions = {
+      cwd: record.cwd ?? (await this.#paths.cwdFor(record.id, undefined)),
+      sessionId: record.id,
+      sequenceAfter,
+      ...this.#options.driverDefaults,
+      ...(record.model === undefined ? {} : { model: record.model }),
+      ...(resume === undefined ? {} : { resume }),
+    };
+    if (modelBaseUrl !== undefined) {
+      options.modelBaseUrl = modelBaseUrl;
+      options.env = await nativeStateEnv(provider, stateDir);
+    }
+    if (record.agent !== undefined && (provider === "acp" || provider === "cursor")) {
+      const launch = await acpLaunch(record.agent, modelBaseUrl, stateDir);
+      options.agentCommand = launch.command;
+      options.env = { ...options.env, ...launch.env };
+    }
+    const driver = await createDriver(provider, options);
+    const run = new AgentRun({
+      store: this.#store,
+      record: { ...record, lastSequence: sequenceAfter },
+      driver,
+      warn: this.#warn,
+    });
+    this.#runs.set(record.id, run);
+    void run.done.then(() => {
+      if (this.#runs.get(record.id) === run) this.#runs.delete(record.id);
+    });
+    try {
+      await driver.start();
+      await run.settled();
+    } catch (error) {
+      // The driver has closed its stream (session.exited says why); the session stays, exited.
+      this.#warn(`session ${record.id}: the agent did not start: ${messageOf(error)}`);
+      await run.stop();
+    }
+    return run;
+  }
+
+  async #record(sessionId: string): Promise<SessionRecord> {
+    const record = await this.#store.getSession(sessionId);
+    if (record === undefined) throw new SessionCommandError("not_found", `no session ${sessionId}`);
+    return record;
+  }
+
+  /** The sequence of the session's last stored event: the registry's, or later if its update was lost. */
+  async #lastStoredSequence(record: SessionRecord): Promise<number> {
+    let last = record.lastSequence;
+    for (;;) {
+      const page = await this.#store.readEvents(record.id, last, PAGE);
+      const tail = page.at(-1);
+      if (tail === undefined) return last;
+      last = tail.sequence;
+    }
+  }
+
+  /** Whether the stored stream ever opened this request (then it is resolved: no agent holds it open). */
+  async #requestWasOpened(sessionId: string, requestId: string): Promise<boolean> {
+    let after = 0;
+    for (;;) {
+      const page = await this.#store.readEvents(sessionId, after, PAGE);
+      if (page.some((event) => event.type === "request.opened" && event.requestId === requestId)) return true;
+      const tail = page.at(-1);
+      if (tail === undefined) return false;
+      after = tail.sequence;
+    }
+  }
+}

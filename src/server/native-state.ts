@@ -1,0 +1,27 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { DriverProvider } from "../drivers/types.js";
+
+/**
+ * The environment that puts an agent's native state (Codex's CODEX_HOME, Claude Code's config dir) in the
+ * session's own dir under DATA, where a later resume finds the thread. Only against a model server of ours (the
+ * mock): against the real APIs the agent keeps the user's own config home, where its login and threads are.
+ * ACP agents get theirs from `acpLaunch`.
+ */
+export async function nativeStateEnv(
+  provider: DriverProvider,
+  stateDir: string,
+): Promise<Record<string, string>> {
+  switch (provider) {
+    case "codex":
+    case "codex-sdk":
+      return { CODEX_HOME: join(stateDir, "codex-home") };
+    case "claude": {
+      const dir = join(stateDir, "claude-config");
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      return { CLAUDE_CONFIG_DIR: dir };
+    }
+    default:
+      return {};
+  }
+}

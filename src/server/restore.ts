@@ -1,0 +1,49 @@
+import type { SessionStore } from "../store/types.js";
+import { SessionSummary } from "./session-summary.js";
+import { StreamCloser } from "./stream-closer.js";
+
+const PAGE = 1_000;
+export const CRASH_MESSAGE = "the server stopped without closing the session";
+
+/**
+ * At start: every live session whose stored stream a crash left open is closed as a driver would have closed it
+ * (open items failed, requests cancelled, turns failed, then `session.exited`), numbered on from its last stored
+ * event, and its registry entry marked exited, so every stored stream passes `verify` and a new turn resumes the
+ * agent. Returns the ids of the sessions it closed.
+ */
+export async function closeAbandonedSessions(
+  store: SessionStore,
+  now: () => string = () => new Date().toISOString(),
+): Promise<string[]> {
+  const closed: string[] = [];
+  for (const record of await store.listSessions()) {
+    if (record.origin !== "live") continue;
+    const closer = new StreamCloser();
+    const summary = new SessionSummary(record);
+    let after = 0;
+    for (;;) {
+      const page = await store.readEvents(record.id, after, PAGE);
+      for (const event of page) {
+        closer.observe(event);
+        summary.observe(event);
+      }
+      const tail = page.at(-1);
+      if (tail === undefined) break;
+      after = tail.sequence;
+    }
+    const closing = closer.close(CRASH_MESSAGE, now());
+    if (closing.length > 0) {
+      await store.append(record.id, closing);
+      for (const event of closing) summary.observe(event);
+      closed.push(record.id);
+    }
+    const patch = summary.patch(record.native);
+    // A session that crashed before its first event has nothing to close, but no agent either.
+    patch.exited = true;
+    if (after === 0 && !record.exited) patch.state = "stopped";
+    if (closing.length > 0 || !record.exited || record.lastSequence !== patch.lastSequence) {
+      await store.updateSession(record.id, patch);
+    }
+  }
+  return closed;
+}

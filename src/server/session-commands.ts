@@ -1,0 +1,48 @@
+import type { CreateSessionBody } from "../api/schemas.js";
+import type { RequestResponse, TurnInput } from "../drivers/types.js";
+import type { SessionRecord } from "../store/types.js";
+
+/** Why a command was refused; the server answers each with its HTTP status. */
+export type CommandErrorKind = "invalid" | "forbidden" | "not_found" | "conflict" | "unavailable";
+
+export const COMMAND_ERROR_STATUS = {
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unavailable: 503,
+} as const satisfies Record<CommandErrorKind, number>;
+
+/**
+ * A refused command. Plain data (a kind and a sentence) so that a command that travelled to another node can be
+ * refused there and rebuilt here.
+ */
+export class SessionCommandError extends Error {
+  constructor(
+    readonly kind: CommandErrorKind,
+    message: string,
+    /** For `invalid`: the body field at fault. */
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = "SessionCommandError";
+  }
+}
+
+/**
+ * Everything that changes a session. The server calls only this; `LocalSessions` runs the agents in this
+ * process, a cluster implementation forwards a command to the node that runs the agent. Reads (the registry,
+ * the events) go to the `SessionStore`, never through here.
+ */
+export interface SessionCommands {
+  /** Starts an agent; resolves once its handshake is done (or failed: the stream then says why). */
+  create(body: CreateSessionBody): Promise<SessionRecord>;
+  /** Starts a turn; resumes the agent natively first when the session has exited. */
+  turn(sessionId: string, input: TurnInput): Promise<void>;
+  respond(sessionId: string, requestId: string, response: RequestResponse): Promise<void>;
+  interrupt(sessionId: string): Promise<void>;
+  /** Stops the agent (its log stays); resolves once `session.exited` is stored. */
+  stop(sessionId: string): Promise<SessionRecord>;
+  /** Stops every agent this process runs; resolves once each one's `session.exited` is stored. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,52 @@
+import { mkdir, realpath } from "node:fs/promises";
+import { join, relative, resolve, sep } from "node:path";
+import { SessionCommandError } from "./session-commands.js";
+
+/**
+ * Where a session's files go under the data dir: `sessions/<id>/` for the agent's native state (kept as long as
+ * the session, for a resume) and `work/<id>/`, the default working directory when no `--root` is set.
+ */
+export class SessionPaths {
+  constructor(
+    readonly dataDir: string,
+    /** Every cwd must lie inside it (symlinks resolved); also the default cwd. */
+    readonly root: string | undefined,
+  ) {}
+
+  stateDir(sessionId: string): string {
+    return join(this.dataDir, "sessions", sessionId);
+  }
+
+  async makeStateDir(sessionId: string): Promise<string> {
+    const dir = this.stateDir(sessionId);
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  }
+
+  /** The session's working directory: the one asked for, checked against the root, or a default. */
+  async cwdFor(sessionId: string, asked: string | undefined): Promise<string> {
+    if (asked === undefined) {
+      if (this.root !== undefined) return this.root;
+      const dir = join(this.dataDir, "work", sessionId);
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      return dir;
+    }
+    const base = this.root ?? process.cwd();
+    let real: string;
+    try {
+      real = await realpath(resolve(base, asked));
+    } catch {
+      throw new SessionCommandError("invalid", `cwd: no such directory: ${asked}`, "cwd");
+    }
+    if (this.root !== undefined && !isInside(this.root, real)) {
+      throw new SessionCommandError("forbidden", `cwd ${asked} lies outside the server's --root`);
+    }
+    return real;
+  }
+}
+
+/** Whether `path` is `root` or below it (both already real paths). */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));
+}

@@ -1,0 +1,114 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { EVENTS_PAGE_LIMIT } from "../api/schemas.js";
+import type { RequestResponse } from "../drivers/types.js";
+import { ThreadProjector } from "../projection/reducer.js";
+import type { SessionRecord, SessionStore } from "../store/types.js";
+import { streamEvents } from "./event-stream.js";
+import {
+  createSessionRoute,
+  eventsRoute,
+  getSessionRoute,
+  interruptRoute,
+  listSessionsRoute,
+  respondRoute,
+  stopSessionRoute,
+  turnRoute,
+} from "./routes.js";
+import { SessionCommandError, type SessionCommands } from "./session-commands.js";
+import { summaryBody } from "./summary-body.js";
+
+const PAGE = 1_000;
+const DEFAULT_HEARTBEAT_MS = 15_000;
+
+interface SessionRoutesOptions {
+  store: SessionStore;
+  commands: SessionCommands;
+  heartbeatMs?: number;
+}
+
+async function found(store: SessionStore, id: string): Promise<SessionRecord> {
+  const record = await store.getSession(id);
+  if (record === undefined) throw new SessionCommandError("not_found", `no session ${id}`);
+  return record;
+}
+
+/** The thread view of a session's stored events, read a page at a time. */
+async function viewOf(store: SessionStore, id: string): Promise<unknown> {
+  const projector = new ThreadProjector();
+  let after = 0;
+  for (;;) {
+    const page = await store.readEvents(id, after, PAGE);
+    for (const event of page) projector.apply(event);
+    const tail = page.at(-1);
+    if (tail === undefined) return projector.view;
+    after = tail.sequence;
+  }
+}
+
+/** The `/v1/sessions` routes: reads from the store, changes through the commands. */
+export function mountSessionRoutes(app: OpenAPIHono, options: SessionRoutesOptions): void {
+  const { store, commands } = options;
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+
+  app.openapi(createSessionRoute, async (c) => {
+    const record = await commands.create(c.req.valid("json"));
+    return c.json(summaryBody(record), 201);
+  });
+
+  app.openapi(listSessionsRoute, async (c) => {
+    const sessions = await store.listSessions();
+    return c.json({ sessions: sessions.map(summaryBody) }, 200);
+  });
+
+  app.openapi(getSessionRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const record = await found(store, id);
+    return c.json({ session: summaryBody(record), view: await viewOf(store, id) }, 200);
+  });
+
+  app.openapi(turnRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    await commands.turn(id, c.req.valid("json"));
+    return c.json({ accepted: true as const }, 202);
+  });
+
+  app.openapi(respondRoute, async (c) => {
+    const { id, requestId } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const response: RequestResponse = { decision: body.decision };
+    if (body.answers !== undefined) response.answers = body.answers;
+    if (body.message !== undefined) response.message = body.message;
+    if (body.payload !== undefined) response.payload = body.payload;
+    await commands.respond(id, requestId, response);
+    return c.json({ accepted: true as const }, 200);
+  });
+
+  app.openapi(interruptRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    await commands.interrupt(id);
+    return c.json({ accepted: true as const }, 202);
+  });
+
+  app.openapi(stopSessionRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    await found(store, id);
+    return c.json(summaryBody(await commands.stop(id)), 200);
+  });
+
+  app.openapi(eventsRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const query = c.req.valid("query");
+    const lastEventId = c.req.valid("header")["last-event-id"];
+    await found(store, id);
+    const after = lastEventId === undefined ? (query.after ?? 0) : Number(lastEventId);
+    if (!Number.isSafeInteger(after)) {
+      const field = lastEventId === undefined ? "after" : "last-event-id";
+      throw new SessionCommandError("invalid", `${field}: not a sequence number`, field);
+    }
+    if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
+      return streamEvents(c, store, id, after, heartbeatMs);
+    }
+    const events = await store.readEvents(id, after, query.limit ?? EVENTS_PAGE_LIMIT);
+    return c.json({ events, next: events.at(-1)?.sequence ?? after }, 200);
+  });
+}

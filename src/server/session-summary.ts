@@ -1,0 +1,89 @@
+import type { SessionState } from "../contracts/enums.js";
+import type { RuntimeEvent } from "../contracts/events.js";
+import { BoundedMap } from "../kit/bounded-map.js";
+import type { SessionPatch, SessionRecord } from "../store/types.js";
+
+const TITLE_LENGTH = 80;
+
+/** A prompt as a list title: one line, at most 80 characters. */
+export function titleOf(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length <= TITLE_LENGTH ? line : `${line.slice(0, TITLE_LENGTH - 1)}…`;
+}
+
+/**
+ * The registry summary of a session, kept in step with its stored events: state, last sequence, open requests,
+ * whether the agent has exited, and the native id a resume needs. Bounded: it holds the ids of open requests only.
+ */
+export class SessionSummary {
+  #state: SessionState;
+  #lastSequence: number;
+  #updatedAt: string;
+  #exited: boolean;
+  #resumeId: string | undefined;
+  readonly #openRequests = new BoundedMap<string, true>(10_000);
+
+  constructor(record: SessionRecord) {
+    this.#state = record.state;
+    this.#lastSequence = record.lastSequence;
+    this.#updatedAt = record.updatedAt;
+    this.#exited = record.exited;
+    this.#resumeId = record.native?.resumeId;
+  }
+
+  get lastSequence(): number {
+    return this.#lastSequence;
+  }
+
+  get resumeId(): string | undefined {
+    return this.#resumeId;
+  }
+
+  isOpenRequest(requestId: string): boolean {
+    return this.#openRequests.has(requestId);
+  }
+
+  observe(event: RuntimeEvent): void {
+    this.#lastSequence = event.sequence;
+    this.#updatedAt = event.createdAt;
+    switch (event.type) {
+      case "session.state.changed":
+        this.#state = event.payload.state;
+        break;
+      case "session.started":
+        this.#exited = false;
+        break;
+      case "session.exited":
+        this.#exited = true;
+        this.#state = event.payload.exitKind === "error" ? "error" : "stopped";
+        this.#openRequests.clear();
+        break;
+      case "request.opened":
+        this.#openRequests.set(event.requestId, true);
+        break;
+      case "request.resolved":
+        this.#openRequests.release(event.requestId);
+        break;
+      case "thread.started":
+        this.#resumeId ??= event.payload.providerThreadId;
+        break;
+      default:
+        break;
+    }
+    this.#resumeId ??= event.providerRefs?.providerThreadId;
+  }
+
+  /** The registry fields this summary owns, for `updateSession`. */
+  patch(native: SessionRecord["native"]): SessionPatch {
+    const patch: SessionPatch = {
+      state: this.#state,
+      lastSequence: this.#lastSequence,
+      updatedAt: this.#updatedAt,
+      openRequests: this.#openRequests.size,
+      exited: this.#exited,
+    };
+    const resumeId = this.#resumeId;
+    if (resumeId !== undefined && native?.resumeId !== resumeId) patch.native = { ...native, resumeId };
+    return patch;
+  }
+}
