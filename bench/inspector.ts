@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { bigSession } from "../test/inspector/support/big-session.js";
 import { launchChromium, REPO } from "../test/inspector/support/browser.js";
+import { liveTrials } from "./inspector-live.js";
 
 const SIZE = Number(process.env.BENCH_EVENTS ?? 10_000);
 const TRIALS = Math.max(1, Number(process.env.BENCH_TRIALS ?? 3));
@@ -121,6 +122,13 @@ try {
     `scroll top→bottom: long tasks / longest        ${median("scrollLongTasks")} / ${median("scrollLongestTaskMs")}`,
   );
   out(`scroll top→bottom: longest gap between frames  ${median("scrollMaxFrameGapMs")}`);
+  if (process.argv.includes("--live")) {
+    const live = await liveTrials(browser, events, join(dir, "live"), TRIALS);
+    const mid = (values: number[]) =>
+      Math.round(values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number);
+    out(`live page (serve, SSE): first contentful paint  ${mid(live.map((t) => t.firstPaintMs))}`);
+    out(`live page (serve, SSE): last event rendered     ${mid(live.map((t) => t.lastEventMs))}`);
+  }
 } finally {
   await browser.close();
   rmSync(dir, { recursive: true, force: true });
