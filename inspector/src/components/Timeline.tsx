@@ -5,9 +5,13 @@ import type { LiveThread } from "../live-thread.js";
 import { requestNoun } from "../request-options.js";
 import { ItemCard } from "./ItemCard.js";
 
-/** The thread as turns of items; resolved requests are noted where they happened. */
-export function Timeline({ thread }: { thread: LiveThread; version: number }) {
+/**
+ * The thread as turns of items; resolved requests are noted where they happened. `turnLimit` draws only the
+ * first turns (a big recorded session is drawn in steps, so the page paints before all of it is laid out).
+ */
+export function Timeline({ thread, turnLimit }: { thread: LiveThread; version: number; turnLimit?: number }) {
   const view = thread.view;
+  const turns = turnLimit === undefined ? view.turns : view.turns.slice(0, turnLimit);
   return (
     <section class="timeline" aria-label="Timeline">
       {thread.looseItems.map((item) => (
@@ -19,7 +23,7 @@ export function Timeline({ thread }: { thread: LiveThread; version: number }) {
           depth={0}
         />
       ))}
-      {view.turns.map((turn, index) => (
+      {turns.map((turn, index) => (
         <TurnSection
           key={turn.turnId}
           turn={turn}
