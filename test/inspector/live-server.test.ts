@@ -147,6 +147,7 @@ describe("the inspector against serve --mock", () => {
     const command = page.locator('[data-item-type="command_execution"]').first();
     await expect(command.locator(".output").textContent()).resolves.toContain("mock-shell-output");
     await screenshot(page, "live-claude-2-turn-done");
+    expect(watched.errors).toEqual([]);
   });
 
   it("a network drop mid-turn: the page says so, and once back shows what happened meanwhile, once", async () => {
