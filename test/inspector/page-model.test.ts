@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LiveThread } from "../../inspector/src/live-thread.js";
@@ -13,6 +13,16 @@ const stream = (path: string): RuntimeEvent[] =>
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line) as RuntimeEvent);
+
+it("the page's code imports no Node built-in (it runs in a browser)", () => {
+  const dir = join(REPO, "inspector/src");
+  const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => /\.tsx?$/.test(f));
+  expect(files.length).toBeGreaterThan(10);
+  const offending = files.filter((f) =>
+    /from\s+"node:|from\s+"(fs|path|os|child_process)"/.test(readFileSync(join(dir, f), "utf8")),
+  );
+  expect(offending).toEqual([]);
+});
 
 describe("LiveThread", () => {
   it("folds a stream delivered twice over (a reconnect replaying what it had) into the view of one delivery", () => {

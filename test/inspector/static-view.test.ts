@@ -94,6 +94,15 @@ describe("view --html", () => {
     await context.close();
   });
 
+  it("an unreadable input is exit 1 with nothing on stdout (the page is written only once the input reads)", () => {
+    const result = spawnSync(process.execPath, [CLI, "view", "--html", join(dir, "missing.jsonl")], {
+      encoding: "utf8",
+    });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/missing\.jsonl/);
+  });
+
   it("keeps hostile strings inert: a </script> in an event is text, not markup", async () => {
     const events = readFileSync(join(REPO, "test/fixtures/codex/text.expected.jsonl"), "utf8")
       .split("\n")
