@@ -9,6 +9,7 @@ export const FIXTURE_DIRS: Record<SourceName, string[]> = {
   "codex-rollout": ["codex-rollout"],
   "codex-sdk": ["codex-sdk"],
   "claude-sdk": ["claude"],
+  "claude-code": ["claude-code"],
   acp: ["acp"],
   "cursor-acp": ["acp"],
 };

@@ -3,6 +3,7 @@
 import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
 import { buildCli, normalizeProcess, removeFile, writeBigTranscript } from "./big-file.js";
 import { fixtureLines, repeatedCorpus } from "./fixture-corpus.js";
+import { importBench } from "./import-history.js";
 import { liveLatency } from "./live-latency.js";
 import { storeBench } from "./store.js";
 import { floor, normalization, parseAndWriteOnly, retainedState, type Throughput } from "./throughput.js";
@@ -24,7 +25,7 @@ out(
 );
 /** BENCH_SOURCES=a,b times only those sources (each mapper's code then runs alone in the process, as in `normalize`). */
 const tableSources = process.env.BENCH_SOURCES?.split(",");
-const only = args.has("--big-only") || args.has("--store-only");
+const only = args.has("--big-only") || args.has("--store-only") || args.has("--import-only");
 const tableDefinitions = MAPPER_DEFINITIONS.filter(
   (d) => !only && (tableSources === undefined || tableSources.includes(d.source)),
 );
@@ -75,7 +76,7 @@ for (const definition of tableDefinitions) {
   );
 }
 
-if (!args.has("--big-only") && !args.has("--no-store")) {
+if (!args.has("--big-only") && !args.has("--import-only") && !args.has("--no-store")) {
   const events = Number(process.env.BENCH_STORE_EVENTS ?? 100_000);
   const sessions = 50;
   const chunk = 8;
@@ -90,7 +91,7 @@ if (!args.has("--big-only") && !args.has("--no-store")) {
   }
 }
 
-if (!args.has("--no-big") && !args.has("--store-only")) {
+if (!args.has("--no-big") && !args.has("--store-only") && !args.has("--import-only")) {
   // every source: a mapper whose tables outgrow their memory shows only over a long run of its own records
   const wanted = process.env.BENCH_BIG_SOURCES?.split(",");
   const sources = MAPPER_DEFINITIONS.map((d) => d.source).filter(
@@ -109,4 +110,20 @@ if (!args.has("--no-big") && !args.has("--store-only")) {
       await removeFile(file);
     }
   }
+}
+
+if (!args.has("--no-import") && !args.has("--store-only") && !args.has("--big-only")) {
+  const bytes = Number(process.env.BENCH_IMPORT_BYTES ?? 1024 ** 3);
+  const run = await importBench(await buildCli(), bytes);
+  out(
+    `\nimport of ${(run.bytes / 1024 ** 3).toFixed(2)} GB of rollouts in ${run.files} files (whole process, store in WAL, synchronous=full):`,
+  );
+  for (const [name, pass] of [
+    ["first run ", run.first],
+    ["second run", run.second],
+  ] as const)
+    out(
+      `  ${name} ${pass.seconds.toFixed(1).padStart(6)} s, peak RSS ${pass.peakRssMb.toFixed(0).padStart(4)} MB, exit ${pass.exitCode}: ${pass.summary}`,
+    );
+  out(`  store.db ${(run.storeBytes / 1024 ** 2).toFixed(0)} MB`);
 }

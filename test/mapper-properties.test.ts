@@ -48,6 +48,7 @@ it("every mapper source is registered", () => {
     [
       "acp",
       "claude-sdk",
+      "claude-code",
       "codex-app-server",
       "codex-eventmsg",
       "codex-rollout",

@@ -1,6 +1,7 @@
 import { UnreadableInputError } from "../node/line-source.js";
 import { chatCommand } from "./commands/chat.js";
 import { coverageCommand } from "./commands/coverage.js";
+import { importCommand } from "./commands/import.js";
 import { normalizeCommand } from "./commands/normalize.js";
 import { projectCommand } from "./commands/project.js";
 import { runCommand } from "./commands/run.js";
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
   coverage: coverageCommand,
   schema: schemaCommand,
   serve: async (argv, io) => (await import("./commands/serve.js")).serveCommand(argv, io),
+  import: importCommand,
   "mock-model": async (argv, io) => (await import("../mock-model/cli.js")).runMockModelCommand(argv, io),
 };
 

@@ -38,6 +38,8 @@ Commands:
                          an interactive multi-turn session on a terminal
   serve [--host H] [--port N] [--data DIR] [--token T] [--root DIR] [--mock] [--cors ORIGIN]
                          the session server: agents over HTTP + Server-Sent Events
+  import [--data DIR] [--from claude-code|codex-rollout] [PATH...]
+                         local agent history (Claude Code, Codex rollouts) into the store, incrementally
   coverage [--json]      each native kind of the pinned versions and what it maps to
   schema                 the canonical JSON Schema
   mock-model [--port N]  the scripted model server

@@ -126,6 +126,7 @@ export const RawSource = z
     "codex.rollout",
     "claude.sdk.message",
     "claude.sdk.permission",
+    "claude.session-file",
     "codex.sdk.thread-event",
     "cursor.acp.notification",
     "cursor.acp.request",

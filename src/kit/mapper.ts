@@ -10,6 +10,7 @@ export const SOURCE_NAMES = [
   "codex-rollout",
   "codex-sdk",
   "claude-sdk",
+  "claude-code",
   "acp",
   "cursor-acp",
 ] as const;

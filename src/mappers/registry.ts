@@ -1,6 +1,7 @@
 import type { MapperDefinition, SourceName } from "../kit/mapper.js";
 import { acpDefinition, cursorAcpDefinition } from "../providers/acp/definition.js";
 import { claudeSdkDefinition } from "../providers/claude/definition.js";
+import { claudeCodeDefinition } from "../providers/claude-code/definition.js";
 import { codexAppServerDefinition } from "../providers/codex/definition.js";
 import { codexEventMsgDefinition, codexRolloutDefinition } from "../providers/codex-eventmsg/definition.js";
 import { codexSdkDefinition } from "../providers/codex-sdk/definition.js";
@@ -12,6 +13,7 @@ export const MAPPER_DEFINITIONS: readonly MapperDefinition[] = [
   codexRolloutDefinition,
   codexSdkDefinition,
   claudeSdkDefinition,
+  claudeCodeDefinition,
   acpDefinition,
   cursorAcpDefinition,
 ];

@@ -34,6 +34,8 @@ export class AgentRun {
   readonly #warn: (message: string) => void;
   readonly #open = new BoundedMap<string, true>(10_000);
   readonly #resolved = new BoundedMap<string, true>(10_000);
+  /** Why the driver's `start()` failed, if it did (the stream says so too). */
+  startError: string | undefined;
   #turnBusy = false;
   #exited = false;
 

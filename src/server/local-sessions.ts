@@ -134,25 +134,34 @@ export class LocalSessions implements SessionCommands {
 
   /** The live run of a session, resuming its agent natively when it has exited. */
   async #running(record: SessionRecord): Promise<AgentRun> {
-    const launching = this.#launching.get(record.id);
-    if (launching !== undefined) return launching;
-    const run = this.#runs.get(record.id);
-    if (run !== undefined && !run.exited) return run;
+    const current = this.#runs.get(record.id);
+    const run =
+      this.#launching.get(record.id) ??
+      (current !== undefined && !current.exited ? current : this.#resume(record, current));
+    const running = await run;
+    if (running.startError !== undefined) {
+      throw new SessionCommandError("unavailable", `the agent did not start: ${running.startError}`);
+    }
+    return running;
+  }
+
+  /** Restarts an exited session's agent with its native resume id; one at a time per session. */
+  #resume(record: SessionRecord, last: AgentRun | undefined): Promise<AgentRun> {
     if (this.#closed) throw new SessionCommandError("unavailable", "the server is shutting down");
     if (record.origin !== "live") {
       throw new SessionCommandError("conflict", "an imported history cannot take turns");
     }
     const resume = (async () => {
-      await run?.done;
-      const current = (await this.#store.getSession(record.id)) ?? record;
-      return this.#launch(current, current.native?.resumeId);
+      await last?.done;
+      const latest = (await this.#store.getSession(record.id)) ?? record;
+      return this.#launch(latest, latest.native?.resumeId);
     })();
     this.#launching.set(record.id, resume);
-    try {
-      return await resume;
-    } finally {
-      this.#launching.delete(record.id);
-    }
+    const forget = () => {
+      if (this.#launching.get(record.id) === resume) this.#launching.delete(record.id);
+    };
+    resume.then(forget, forget);
+    return resume;
   }
 
   /** Starts a driver for the session, numbering on from its last stored event. */
@@ -180,7 +189,14 @@ export class LocalSessions implements SessionCommands {
       options.agentCommand = launch.command;
       options.env = { ...options.env, ...launch.env };
     }
-    const driver = await createDriver(provider, options);
+    let driver: Awaited<ReturnType<typeof createDriver>>;
+    try {
+      driver = await createDriver(provider, options);
+    } catch (error) {
+      // No agent to run (its package is not installed, say): the session stays, exited, and the client is told.
+      await this.#store.updateSession(record.id, { state: "error", exited: true });
+      throw new SessionCommandError("unavailable", `the ${provider} agent cannot start: ${messageOf(error)}`);
+    }
     const run = new AgentRun({
       store: this.#store,
       record: { ...record, lastSequence: sequenceAfter },
@@ -196,7 +212,8 @@ export class LocalSessions implements SessionCommands {
       await run.settled();
     } catch (error) {
       // The driver has closed its stream (session.exited says why); the session stays, exited.
-      this.#warn(`session ${record.id}: the agent did not start: ${messageOf(error)}`);
+      run.startError = messageOf(error);
+      this.#warn(`session ${record.id}: the agent did not start: ${run.startError}`);
       await run.stop();
     }
     return run;

@@ -14,8 +14,12 @@ export async function nativeStateEnv(
 ): Promise<Record<string, string>> {
   switch (provider) {
     case "codex":
-    case "codex-sdk":
-      return { CODEX_HOME: join(stateDir, "codex-home") };
+    case "codex-sdk": {
+      // made here: codex exec (codex-sdk) refuses a CODEX_HOME that does not exist yet
+      const dir = join(stateDir, "codex-home");
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      return { CODEX_HOME: dir };
+    }
     case "claude": {
       const dir = join(stateDir, "claude-config");
       await mkdir(dir, { recursive: true, mode: 0o700 });

@@ -54,7 +54,7 @@ export const createSessionRoute = createRoute({
     401: error("No valid bearer token."),
     403: error("The cwd lies outside the server's --root."),
     413: error("The body is too large."),
-    503: error("The server is shutting down."),
+    503: error("The server is shutting down, or the agent cannot start (e.g. its package is not installed)."),
   },
 });
 
@@ -87,6 +87,7 @@ export const turnRoute = createRoute({
     ...COMMON_ERRORS,
     409: error("A turn is already running, or the session cannot take turns."),
     413: error("The body is too large."),
+    503: error("The server is shutting down, or the agent cannot be resumed."),
   },
 });
 

@@ -78,6 +78,9 @@ const RAW_WINDOW = 64;
  *
  * Beyond the interface's contract: `append` also moves the registry record's `lastSequence` and `updatedAt` (the
  * last stored event's `createdAt`) in the same transaction, so the registry never lags the log after a crash.
+ * Several processes may open one file (an `import` beside a running `serve`); `follow` sees live only what this
+ * process appends, and a session should have one writer at a time (its sequence is checked against this
+ * process's view of it).
  */
 export class SqliteStore implements SessionStore {
   readonly #db: SqliteDatabase;

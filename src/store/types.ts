@@ -33,8 +33,11 @@ export interface SessionRecord {
   title?: string;
   /** True once `session.exited` is stored: a new turn must resume the agent. */
   exited: boolean;
-  /** Import bookkeeping: the file and how much of it is normalized into the store. */
-  importedFrom?: { path: string; bytes: number; mtimeMs: number };
+  /**
+   * Import bookkeeping: the file and how much of it is normalized into the store. `closed`: the file had not
+   * been written for a while, so the import took it as finished and closed what its end left open (a turn).
+   */
+  importedFrom?: { path: string; bytes: number; mtimeMs: number; closed?: boolean };
   /** Cluster: the node that runs the session's agent and until when its lease holds (ISO time). */
   owner?: { node: string; leaseUntil: string };
 }

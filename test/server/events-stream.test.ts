@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +18,7 @@ let mock: MockModelServer;
 let store: SessionStore;
 let server: SessionServer;
 let sessionId = "";
+let dataDir = "";
 
 const post = (path: string, json: unknown) =>
   fetch(`${server.url}${path}`, {
@@ -30,7 +31,7 @@ const completedTurns = (reader: SseReader) =>
 
 beforeAll(async () => {
   mock = await startMockModel();
-  const dataDir = mkdtempSync(join(tmpdir(), "serve-events-"));
+  dataDir = mkdtempSync(join(tmpdir(), "serve-events-"));
   store = await openSqliteStore({ dataDir });
   server = await startSessionServer({
     store,
@@ -50,6 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
   await mock.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("GET /v1/sessions/:id/events", () => {

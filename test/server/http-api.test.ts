@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
@@ -43,6 +43,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   expect(await server.stop()).toBe(143);
+  ServeProcess.removeDataDirs();
+  rmSync(root, { recursive: true, force: true });
 });
 
 describe("tokens", () => {
@@ -211,6 +213,90 @@ describe("a session (real codex app-server, mock model)", () => {
     sse.close();
     const sequences = sse.events().map((e) => e.sequence);
     expect(sequences).toEqual(sequences.map((_, i) => i + 1));
+  });
+});
+
+describe("an agent that cannot run", () => {
+  it("201 with state error and a stream that says why; a turn is a 503 naming the reason", async () => {
+    const missing = join(root, "no-such-agent");
+    const created = await server.json<Summary>("/v1/sessions", {
+      method: "POST",
+      json: { provider: "acp", agent: [missing] },
+    });
+    expect(created).toMatchObject({ status: 201, body: { state: "error", exited: true } });
+    const page = await server.json<{ events: Array<{ type: string; sequence: number }> }>(
+      `/v1/sessions/${created.body.id}/events`,
+    );
+    expect(page.body.events.map((e) => e.type)).toContain("runtime.error");
+    expect(page.body.events.at(-1)?.type).toBe("session.exited");
+    const turn = await server.json(`/v1/sessions/${created.body.id}/turns`, {
+      method: "POST",
+      json: { text: "hello" },
+    });
+    expect(turn).toMatchObject({ status: 503, body: { error: expect.stringMatching(/did not start/) } });
+    const again = await server.json<{ events: Array<{ type: string; sequence: number }> }>(
+      `/v1/sessions/${created.body.id}/events`,
+    );
+    const sequences = again.body.events.map((e) => e.sequence);
+    expect(sequences).toEqual(sequences.map((_, i) => i + 1));
+    expect(again.body.events.filter((e) => e.type === "session.exited")).toHaveLength(2);
+  });
+});
+
+describe("resuming a stopped session", () => {
+  it("two turns at once start one agent: one 202, one 409, one more session.started", async () => {
+    const created = await server.json<Summary>("/v1/sessions", {
+      method: "POST",
+      json: { provider: "codex" },
+    });
+    const id = created.body.id;
+    const sse = new SseReader(`${server.url}/v1/sessions/${id}/events`, { authorization: `Bearer ${TOKEN}` });
+    expect(
+      (await server.fetch(`/v1/sessions/${id}/turns`, { method: "POST", json: { text: "mock:text one" } }))
+        .status,
+    ).toBe(202);
+    await sse.until((r) => r.events().some((e) => e.type === "turn.completed"));
+    expect((await server.fetch(`/v1/sessions/${id}`, { method: "DELETE" })).status).toBe(200);
+    const turns = await Promise.all(
+      ["mock:text two", "mock:text three"].map((text) =>
+        server.fetch(`/v1/sessions/${id}/turns`, { method: "POST", json: { text } }).then((r) => r.status),
+      ),
+    );
+    expect(turns.sort()).toEqual([202, 409]);
+    await sse.until((r) => r.events().filter((e) => e.type === "turn.completed").length === 2);
+    expect(sse.events().filter((e) => e.type === "session.started")).toHaveLength(2);
+    expect((await server.fetch(`/v1/sessions/${id}`, { method: "DELETE" })).status).toBe(200);
+    await sse.until((r) => r.events().filter((e) => e.type === "session.exited").length === 2);
+    const sequences = sse.events().map((e) => e.sequence);
+    expect(sequences).toEqual(sequences.map((_, i) => i + 1));
+    sse.close();
+  });
+});
+
+describe("an ACP agent (codex-acp, mock model)", () => {
+  it("asks, is answered, completes; its config home lives under DATA/sessions/<id>", async () => {
+    const created = await server.json<Summary>("/v1/sessions", {
+      method: "POST",
+      json: { provider: "acp", agent: ["codex-acp"], cwd: "project" },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    expect(existsSync(join(server.data, "sessions", id, "codex-home", "config.toml"))).toBe(true);
+    const sse = new SseReader(`${server.url}/v1/sessions/${id}/events`, { authorization: `Bearer ${TOKEN}` });
+    expect(
+      (await server.fetch(`/v1/sessions/${id}/turns`, { method: "POST", json: { text: "mock:shell go" } }))
+        .status,
+    ).toBe(202);
+    await sse.until((r) => r.events().some((e) => e.type === "request.opened"));
+    const opened = sse.events().find((e) => e.type === "request.opened") as unknown as { requestId: string };
+    const answer = { method: "POST", json: { decision: "accept" } };
+    expect((await server.fetch(`/v1/sessions/${id}/requests/${opened.requestId}`, answer)).status).toBe(200);
+    await sse.until((r) => r.events().some((e) => e.type === "turn.completed"));
+    expect(sse.events().find((e) => e.type === "turn.completed")).toMatchObject({
+      payload: { state: "completed" },
+    });
+    expect((await server.fetch(`/v1/sessions/${id}`, { method: "DELETE" })).status).toBe(200);
+    sse.close();
   });
 });
 

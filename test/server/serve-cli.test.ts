@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
 import { verifyEvents } from "../../src/verify/index.js";
@@ -9,6 +9,7 @@ import { ServeProcess } from "./support/serve-process.js";
 import { SseReader } from "./support/sse-reader.js";
 
 afterEach(() => ServeProcess.stopAll());
+afterAll(() => ServeProcess.removeDataDirs());
 
 const until = async (condition: () => boolean, timeoutMs = 10_000) => {
   for (let waited = 0; waited < timeoutMs && !condition(); waited += 100)

@@ -1,6 +1,7 @@
 import { MAX_JSON_DEPTH } from "../../kit/json-depth.js";
 import { LineNormalizer } from "../../kit/line-normalizer.js";
 import { findMapperDefinition, registeredSources } from "../../mappers/registry.js";
+import { sessionFileLines } from "../../node/claude-code-session.js";
 import { HeapGuard } from "../../node/heap-guard.js";
 import { LineSink } from "../../node/line-sink.js";
 import { DEFAULT_MAX_LINE_BYTES, readLineRecords } from "../../node/line-source.js";
@@ -11,7 +12,8 @@ import { type CliIo, EXIT_OK, UsageError } from "../usage.js";
 const HELP = `Usage: provider-runtime normalize --from SOURCE [--session-id ID] [--validate] [--max-line-bytes N] [FILE|-]
 
 Reads a native transcript (ours {t,dir,msg}, the probe format {ts,channel,message}, or bare JSONL) and writes
-canonical events as JSONL. Malformed lines become runtime.warning events; the run goes on (exit 0). So do lines
+canonical events as JSONL. A Claude Code session file (--from claude-code) is read with its subagents' files
+(<session>/subagents/agent-*.jsonl, or 2.0's agent-*.jsonl beside it), merged in by time. Malformed lines become runtime.warning events; the run goes on (exit 0). So do lines
 nested deeper than ${MAX_JSON_DEPTH} levels and lines longer than --max-line-bytes (each with its start as raw).
   --from SOURCE      one of: ${registeredSources().join(", ") || "(none registered)"}
   --session-id ID    canonical session id (default: "session"); same input + same id → identical output
@@ -52,7 +54,12 @@ export async function normalizeCommand(argv: string[], io: CliIo): Promise<numbe
   let events = 0;
   const report = () =>
     `normalize: ${lines.toLocaleString("en-US")} lines → ${events.toLocaleString("en-US")} events`;
-  for await (const line of readLineRecords(file, io.stdin, { maxLineBytes })) {
+  // A Claude Code session file is read with its subagents' files, merged in by record time.
+  const input =
+    definition.source === "claude-code" && file !== undefined && file !== "-"
+      ? sessionFileLines(file, { maxLineBytes })
+      : readLineRecords(file, io.stdin, { maxLineBytes });
+  for await (const line of input) {
     heap.tick();
     progress.tick(report);
     lines++;

@@ -27,6 +27,8 @@ export function toolCallWith(source: SourceName, inner: string): string {
       return `{"type":"item.started","item":{"id":"i","type":"mcp_tool_call","server":"s","tool":"t","arguments":${inner},"status":"in_progress"}}`;
     case "claude-sdk":
       return `{"type":"assistant","session_id":"s","uuid":"u","message":{"id":"m","role":"assistant","content":[{"type":"tool_use","id":"tu1","name":"Bash","input":${inner}}]}}`;
+    case "claude-code":
+      return `{"type":"assistant","sessionId":"s","uuid":"u","timestamp":"2026-01-01T00:00:00.000Z","message":{"id":"m","role":"assistant","content":[{"type":"tool_use","id":"tu1","name":"Bash","input":${inner}}]}}`;
     case "acp":
     case "cursor-acp":
       return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"c1","title":"x","kind":"execute","status":"pending","rawInput":${inner}}}}`;

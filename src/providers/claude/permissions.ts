@@ -186,7 +186,8 @@ function requestIds(open: RequestState, requestKey: string) {
   };
 }
 
-function detailOf(msg: Record<string, unknown>, toolName: string): string {
+/** What a request is about, in a line: the command, the file, else the tool. */
+export function detailOf(msg: Record<string, unknown>, toolName: string): string {
   const input = asObject(msg.input);
   const command = str(input?.command);
   if (command !== undefined) return command;

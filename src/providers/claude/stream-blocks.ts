@@ -233,10 +233,13 @@ function reconcileText(
   }
   // Not streamed (no partial messages, or a subagent's forwarded text): the snapshot is the whole item.
   const parentItemId = parentItemIdOf(ctx);
-  const key = `${scope}|${messageId}|snapshot:${ctx.state.snapshotCount}:${position}`;
+  // A record that names itself (`uuid`) keys its block by that: the id then does not depend on what was mapped
+  // before (a session file's new part mapped alone gives the same ids); else by the snapshot's place in the turn.
+  const uuid = str(ctx.msg.uuid);
+  const key = `${scope}|${messageId}|snapshot:${uuid ?? ctx.state.snapshotCount}:${position}`;
   const block: StreamBlock = {
     key,
-    itemId: itemIdOf(ctx.state, `block:${ctx.state.turnCount}|${key}`),
+    itemId: itemIdOf(ctx.state, uuid === undefined ? `block:${ctx.state.turnCount}|${key}` : `block:${key}`),
     kind,
     text: "",
     stopped: true,

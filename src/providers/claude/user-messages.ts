@@ -36,7 +36,8 @@ export function mapHostPrompt(ctx: ClaudeContext): RuntimeEvent[] {
   return events;
 }
 
-function userMessageItem(ctx: ClaudeContext, text: string): RuntimeEvent[] {
+/** A user_message item (started and completed at once): its text is known whole. */
+export function userMessageItem(ctx: ClaudeContext, text: string): RuntimeEvent[] {
   const { state } = ctx;
   state.userMessageCount += 1;
   const uuid = str(ctx.msg.uuid);

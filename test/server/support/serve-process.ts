@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CliProcess, privateTmp } from "../../cli/support/cli-process.js";
@@ -17,6 +17,14 @@ export class ServeProcess {
   readonly data: string;
   readonly token: string | undefined;
   url = "";
+
+  /** Data dirs made here, removed by `removeDataDirs` once the file's tests are done. */
+  static readonly madeDirs = new Set<string>();
+
+  static removeDataDirs(): void {
+    for (const dir of ServeProcess.madeDirs) rmSync(dir, { recursive: true, force: true });
+    ServeProcess.madeDirs.clear();
+  }
 
   /** Servers started and not yet exited: a failed test stops them in its afterEach. */
   static readonly running = new Set<ServeProcess>();
@@ -41,7 +49,11 @@ export class ServeProcess {
   }
 
   static async start(options: ServeOptions = {}): Promise<ServeProcess> {
-    const data = options.data ?? mkdtempSync(join(tmpdir(), "serve-data-"));
+    let data = options.data;
+    if (data === undefined) {
+      data = mkdtempSync(join(tmpdir(), "serve-data-"));
+      ServeProcess.madeDirs.add(data);
+    }
     const args = ["serve", "--port", "0", "--data", data, ...(options.extra ?? [])];
     if (options.token !== undefined) args.push("--token", options.token);
     const cli = new CliProcess(args, {
