@@ -31,7 +31,7 @@ Commands:
                          native transcript → canonical events (JSONL)
   verify [FILE|-]        check a canonical stream (exit 1 with one violation per line)
   project [FILE|-]       canonical stream → thread view (JSON)
-  view [FILE|-]          canonical stream → readable timeline
+  view [--html] [FILE|-] canonical stream → readable timeline (--html: one self-contained page)
   run --provider P [--mock] [--approve ask|accept|decline] [--json] [--record FILE] PROMPT...
                          one turn of a live session with a real agent program
   chat --provider P [--mock] [--approve ask|accept|decline]

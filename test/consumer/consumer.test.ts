@@ -86,6 +86,20 @@ async function stagePackage(): Promise<string> {
       timeout: 180_000,
     },
   );
+  // the inspector page, as `npm run build` builds it into dist/inspector/
+  const vite = join(repoModules, "vite", "bin", "vite.js");
+  await run(
+    process.execPath,
+    [
+      vite,
+      "build",
+      "--config",
+      join(ROOT, "inspector/vite.config.ts"),
+      "--outDir",
+      join(stage, "dist/inspector"),
+    ],
+    { cwd: ROOT, timeout: 180_000 },
+  );
   return stage;
 }
 
@@ -127,7 +141,14 @@ describe("the published package", () => {
       paths.filter((path) => /test|fixture|scenario-run|recording|\.map$|(^|\/)src\//.test(path)),
     ).toEqual([]);
     expect(paths).toEqual(
-      expect.arrayContaining(["LICENSE", "README.md", "docs/events.md", "docs/client.md", "package.json"]),
+      expect.arrayContaining([
+        "LICENSE",
+        "README.md",
+        "docs/events.md",
+        "docs/client.md",
+        "package.json",
+        "dist/inspector/index.html",
+      ]),
     );
     for (const provider of ["codex", "codex-sdk", "claude", "acp"])
       expect(paths).toContain(`docs/providers/${provider}.md`);
@@ -155,8 +176,10 @@ describe("the published package", () => {
       logLevel: "silent",
     });
     const reached = new Set(Object.keys(result.metafile.inputs).map((input) => join(project, input)));
+    // the inspector's bundle is the browser's, served by `serve`, not imported
     const unreached = packed.files
       .filter((file) => file.path.endsWith(".js") && file.size > "export {};\n".length)
+      .filter((file) => !file.path.startsWith("dist/inspector/"))
       .map((file) => file.path)
       .filter((path) => !reached.has(join(installed, path)));
     expect(unreached).toEqual([]);

@@ -1,0 +1,80 @@
+import type { CreateSessionBody, RespondBody, SessionList, SessionSummary } from "../../src/api/schemas.js";
+
+/** A non-2xx answer of the server, with its `{error}` sentence when it gave one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The session server's routes (DESIGN.md §9), each call with the bearer token. */
+export class InspectorApi {
+  constructor(
+    readonly baseUrl: string,
+    readonly token: string,
+    readonly onUnauthorized: () => void = () => {},
+  ) {}
+
+  listSessions(): Promise<SessionList> {
+    return this.#call("GET", "/v1/sessions");
+  }
+
+  createSession(body: CreateSessionBody): Promise<SessionSummary> {
+    return this.#call("POST", "/v1/sessions", body);
+  }
+
+  sendTurn(sessionId: string, text: string): Promise<unknown> {
+    return this.#call("POST", `/v1/sessions/${encodeURIComponent(sessionId)}/turns`, { text });
+  }
+
+  respond(sessionId: string, requestId: string, body: RespondBody): Promise<unknown> {
+    const path = `/v1/sessions/${encodeURIComponent(sessionId)}/requests/${encodeURIComponent(requestId)}`;
+    return this.#call("POST", path, body);
+  }
+
+  interrupt(sessionId: string): Promise<unknown> {
+    return this.#call("POST", `/v1/sessions/${encodeURIComponent(sessionId)}/interrupt`);
+  }
+
+  stop(sessionId: string): Promise<unknown> {
+    return this.#call("DELETE", `/v1/sessions/${encodeURIComponent(sessionId)}`);
+  }
+
+  /** The SSE route: the sequence goes in `after` (never the token, which is a header). */
+  eventsUrl(sessionId: string, after: number): string {
+    return `${this.baseUrl}/v1/sessions/${encodeURIComponent(sessionId)}/events?after=${after}`;
+  }
+
+  headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { Authorization: `Bearer ${this.token}`, ...extra };
+  }
+
+  async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: this.headers(body === undefined ? {} : { "Content-Type": "application/json" }),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (response.status === 401) this.onUnauthorized();
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text.length > 0 ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (!response.ok) {
+      const message =
+        typeof parsed === "object" &&
+        parsed !== null &&
+        typeof (parsed as { error?: unknown }).error === "string"
+          ? (parsed as { error: string }).error
+          : `${response.status} ${response.statusText}`;
+      throw new ApiError(response.status, message);
+    }
+    return parsed as T;
+  }
+}

@@ -1,0 +1,53 @@
+import { useEffect, useMemo, useState } from "preact/hooks";
+import type { RuntimeEvent } from "../../../src/contracts/events.js";
+import { LiveThread } from "../live-thread.js";
+import { RequestCard } from "./RequestCard.js";
+import { SessionSummaryPanel } from "./SessionSummaryPanel.js";
+import { Timeline } from "./Timeline.js";
+
+/** Turns drawn in the first frame, and added per step after it. */
+const FIRST_TURNS = 20;
+const TURNS_PER_STEP = 40;
+
+/** `view --html`: a recorded stream drawn with no server and no network, a big one in steps. */
+export function StaticApp({ events }: { events: readonly RuntimeEvent[] }) {
+  const thread = useMemo(() => {
+    const t = new LiveThread();
+    for (const event of events) t.accept(event);
+    return t;
+  }, [events]);
+  const total = thread.view.turns.length;
+  const [shown, setShown] = useState(FIRST_TURNS);
+  useEffect(() => {
+    if (shown >= total) return;
+    const timer = setTimeout(() => setShown((n) => n + TURNS_PER_STEP), 0);
+    return () => clearTimeout(timer);
+  }, [shown, total]);
+  const complete = shown >= total;
+  const open = thread.view.requests.filter((r) => r.status === "open");
+  return (
+    <div class="layout-single">
+      <header class="topbar">
+        <h1>provider-runtime · recorded session</h1>
+      </header>
+      <main class="main">
+        <div class="session" data-last-sequence={complete ? thread.lastSequence : undefined}>
+          <SessionSummaryPanel view={thread.view} />
+          <Timeline thread={thread} version={thread.version} turnLimit={shown} />
+          {!complete && (
+            <p class="meta" role="status">
+              Drawing turn {shown} of {total}…
+            </p>
+          )}
+          {open.length > 0 && (
+            <section class="open-requests" aria-label="Requests left open">
+              {open.map((request) => (
+                <RequestCard key={request.requestId} request={request} />
+              ))}
+            </section>
+          )}
+        </div>
+      </main>
+    </div>
+  );
+}
