@@ -12,6 +12,21 @@ const PREFIX: Record<IdKind, string> = {
   task: "task",
 };
 
+/** Marks a resumed run in an id scope: a NUL, which no session id a host gives has. */
+const RUN_MARK = "\u0000run:";
+
+/**
+ * The scope a mapper mints its ids in (what it passes to `mintId` and `IdTable` as the session id). A resumed
+ * session (`sequenceAfter` > 0) restarts the agent, whose native keys may repeat the earlier runs' (Claude's
+ * counted turns, a restarted model server's message ids): its turn, item, request and task ids are minted after a
+ * run mark, so they cannot collide with those of the runs before. Threads are minted without it: the same native
+ * thread resumed is the same canonical thread. A fresh session's scope is its id, so replays are unchanged.
+ */
+export function idScopeOf(options: { sessionId: string; sequenceAfter?: number | undefined }): string {
+  const after = options.sequenceAfter ?? 0;
+  return after > 0 ? `${options.sessionId}${RUN_MARK}${after}` : options.sessionId;
+}
+
 export function mintId(sessionId: string, kind: IdKind, nativeKey: string): string {
   const prefix = prefixState(sessionId, kind);
   return prefix.tag + hashFrom(prefix.a, prefix.b, nativeKey);
@@ -41,7 +56,8 @@ const PREFIX_STATES = new Map<IdKind, PrefixState>();
 function prefixState(sessionId: string, kind: IdKind): PrefixState {
   const cached = PREFIX_STATES.get(kind);
   if (cached !== undefined && cached.sessionId === sessionId) return cached;
-  const text = `${sessionId}\u0000${kind}\u0000`;
+  const scope = kind === "thread" ? sessionId.split(RUN_MARK, 1)[0] : sessionId;
+  const text = `${scope}\u0000${kind}\u0000`;
   let a = 0x811c9dc5;
   let b = 0x050c5d1f;
   for (let i = 0; i < text.length; i++) {

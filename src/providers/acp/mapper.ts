@@ -3,7 +3,7 @@ import type { RuntimeEvent } from "../../contracts/events.js";
 import { BaseMapper, type MessageEntry } from "../../kit/base-mapper.js";
 import { raw } from "../../kit/event-builder.js";
 import { isObject, own, str } from "../../kit/guards.js";
-import { mintId } from "../../kit/ids.js";
+import { idScopeOf, mintId } from "../../kit/ids.js";
 import type { MapperOptions } from "../../kit/mapper.js";
 import { malformedRecordWarning, providerEvent, unknownKindWarning } from "../../kit/warnings.js";
 import { AGENT_RESPONSE_HANDLERS, mapAgentError } from "./agent-responses.js";
@@ -32,7 +32,7 @@ export class AcpMapper extends BaseMapper {
     options: MapperOptions,
   ) {
     super(profile.source, profile.provider, options);
-    this.state = new AcpSessionState(options.sessionId, this.cap);
+    this.state = new AcpSessionState(idScopeOf(options), this.cap);
   }
 
   /** For drivers: the canonical request opened for the agent's JSON-RPC request `jsonRpcId`, while it is open. */
@@ -255,7 +255,7 @@ export class AcpMapper extends BaseMapper {
       .map((block) => (isObject(block) ? (str(block.text) ?? "") : ""))
       .filter((part) => part.length > 0)
       .join("\n");
-    const itemId = mintId(this.sessionId, "item", `prompt:${promptId}#${state.next()}`);
+    const itemId = mintId(this.state.sessionId, "item", `prompt:${promptId}#${state.next()}`);
     const item = { ...context, itemId };
     // The prompt is the user's whole message (not chunks): its text is the item's details.
     const details = text.length === 0 ? {} : { details: { text } };

@@ -3,7 +3,7 @@ import type { RuntimeEvent } from "../../contracts/events.js";
 import { BaseMapper, type MessageEntry } from "../../kit/base-mapper.js";
 import { raw } from "../../kit/event-builder.js";
 import { isObject, own, str } from "../../kit/guards.js";
-import { mintId } from "../../kit/ids.js";
+import { idScopeOf, mintId } from "../../kit/ids.js";
 import type { MapperOptions } from "../../kit/mapper.js";
 import { malformedRecordWarning, unknownKindWarning } from "../../kit/warnings.js";
 import { type ClaudeContext, emit } from "./context.js";
@@ -19,7 +19,7 @@ export class ClaudeSdkMapper extends BaseMapper {
 
   constructor(options: MapperOptions) {
     super("claude-sdk", "claude", options);
-    this.state = new ClaudeState(options.sessionId, this.cap);
+    this.state = new ClaudeState(idScopeOf(options), this.cap);
   }
 
   protected rawOf(entry: MessageEntry): RuntimeEventRaw {

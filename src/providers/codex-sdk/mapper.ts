@@ -6,7 +6,7 @@ import { BoundedMap } from "../../kit/bounded-map.js";
 import { type EventContext, raw } from "../../kit/event-builder.js";
 import { idKey, isObject, type JsonObject, str } from "../../kit/guards.js";
 import { IdTable } from "../../kit/id-table.js";
-import { mintId } from "../../kit/ids.js";
+import { idScopeOf, mintId } from "../../kit/ids.js";
 import { itemPayload } from "../../kit/item-payload.js";
 import type { MapperOptions } from "../../kit/mapper.js";
 import { malformedRecordWarning, unknownKindWarning } from "../../kit/warnings.js";
@@ -48,11 +48,13 @@ export class CodexSdkMapper extends BaseMapper {
   #turnCount = 0;
   #pendingInput: { text: string; raw: RuntimeEventRaw } | undefined;
   readonly #items: IdTable<OpenItemState>;
+  readonly #idScope: string;
   readonly #completed: BoundedMap<string, true>;
 
   constructor(options: MapperOptions) {
     super("codex-sdk", "codex", options);
-    this.#items = new IdTable(options.sessionId, "item", this.cap);
+    this.#idScope = idScopeOf(options);
+    this.#items = new IdTable(this.#idScope, "item", this.cap);
     this.#completed = new BoundedMap(this.cap);
   }
 
@@ -108,7 +110,7 @@ export class CodexSdkMapper extends BaseMapper {
   setThread(providerThreadId: string): void {
     this.providerThreadId = providerThreadId;
     this.#threadRefs = { providerThreadId };
-    this.threadId = mintId(this.sessionId, "thread", providerThreadId);
+    this.threadId = mintId(this.#idScope, "thread", providerThreadId);
   }
 
   rememberInput(input: unknown, rawRecord: RuntimeEventRaw): void {
@@ -119,13 +121,13 @@ export class CodexSdkMapper extends BaseMapper {
   /** Opens a turn; the prompt the host sent for it becomes its `user_message` item. */
   startTurn(rawRecord: RuntimeEventRaw): RuntimeEvent[] {
     this.#turnCount++;
-    this.turnId = mintId(this.sessionId, "turn", `turn-${this.#turnCount}`);
+    this.turnId = mintId(this.#idScope, "turn", `turn-${this.#turnCount}`);
     const events: RuntimeEvent[] = [this.builder.emit("turn.started", {}, this.contextWithRaw(rawRecord))];
     const input = this.#pendingInput;
     this.#pendingInput = undefined;
     if (input !== undefined) {
       const ids = this.context({
-        itemId: mintId(this.sessionId, "item", `input-${this.#turnCount}`),
+        itemId: mintId(this.#idScope, "item", `input-${this.#turnCount}`),
         raw: input.raw,
       });
       const data = { text: input.text };

@@ -4,6 +4,7 @@ import type { RuntimeEvent } from "../../contracts/events.js";
 import { BaseMapper, type MessageEntry } from "../../kit/base-mapper.js";
 import { raw } from "../../kit/event-builder.js";
 import { idKey, isObject, type JsonObject, str } from "../../kit/guards.js";
+import { idScopeOf } from "../../kit/ids.js";
 import type { MapperOptions } from "../../kit/mapper.js";
 import { CODEX_NOTIFICATIONS } from "./app-server-notifications.js";
 import { mapReplyToServerRequest, mapServerRequest } from "./app-server-requests.js";
@@ -39,7 +40,7 @@ export class CodexAppServerMapper extends BaseMapper {
 
   constructor(options: MapperOptions) {
     super("codex-app-server", "codex", options);
-    this.state = new CodexAppServerState(options.sessionId, this.cap);
+    this.state = new CodexAppServerState(idScopeOf(options), this.cap);
   }
 
   protected rawOf(entry: MessageEntry): RuntimeEventRaw {
