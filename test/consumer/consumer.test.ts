@@ -5,6 +5,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -159,8 +160,14 @@ describe("the published package", () => {
 
   it("ships only modules a public entry point or the CLI reaches", async () => {
     const installed = join(project, "node_modules", "provider-runtime");
-    const entries = ["contracts", "kit", "mappers", "verify", "projection", "drivers", "client", "mock-model"]
-      .map((entry) => join(installed, "dist", entry, "index.js"))
+    // every module entry point the package exports, and the CLI
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as {
+      exports: Record<string, string | { default: string }>;
+    };
+    const entries = Object.values(manifest.exports)
+      .map((target) => (typeof target === "string" ? target : target.default))
+      .filter((target) => target.endsWith(".js"))
+      .map((target) => join(installed, target))
       .concat(join(installed, "bin", "provider-runtime.js"));
     const result = await build({
       entryPoints: entries,
