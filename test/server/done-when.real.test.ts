@@ -157,7 +157,18 @@ describe("a session over HTTP only: approve, interrupt, second turn, stop, SIGKI
       await again.until((r) =>
         r.events<Event>().some((e) => e.type === "turn.completed" && e.sequence > closedAt),
       );
+      // the turn the crash cut short is history: only the new turn opens, it ends, and the session is idle again
+      const idleAgain = (e: Event) =>
+        e.type === "session.state.changed" && e.sequence > closedAt && e.payload.state === "ready";
+      await again.until((r) => r.events<Event>().some(idleAgain));
       const resumed = again.events<Event>();
+      const later = resumed.filter((e) => e.sequence > closedAt);
+      expect(later.filter((e) => e.type === "turn.started")).toHaveLength(1);
+      expect(later.filter((e) => e.type === "turn.completed")).toHaveLength(1);
+      const states = later.filter((e) => e.type === "session.state.changed");
+      expect(states.at(-1)?.payload.state).toBe("ready");
+      const detail = await server.json<{ session: { state: string } }>(`/v1/sessions/${id}`);
+      expect(detail.body.session.state).toBe("ready");
       expect(resumed.every((e) => e.sessionId === id)).toBe(true);
       expect(resumed.map((e) => e.sequence)).toEqual(resumed.map((_, i) => lastSeen + 1 + i));
       const modelSaw = mock.requests

@@ -187,6 +187,8 @@ const TURN_AND_ITEM_NOTIFICATIONS: CodexHandlerTable = {
         ctx.warn("malformed turn/started: no turn id", { reason: "malformed-record" });
         return;
       }
+      // A turn that really starts is live, even one a resume listed as history.
+      ctx.state.historyTurns.release(turnKey);
       ctx.turn(str(params.threadId), turnKey);
     },
   },

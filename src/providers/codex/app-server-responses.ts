@@ -17,6 +17,16 @@ export const CODEX_RESPONSE_KINDS = [
   "turn/start",
 ];
 
+/** A resumed or forked thread's listed turns ran in an earlier process: none of them is live in this one. */
+function markHistory(ctx: HandlerContext, turns: unknown): void {
+  if (!Array.isArray(turns)) return;
+  for (const turn of turns) {
+    const turnKey = isObject(turn) ? str(turn.id) : undefined;
+    if (turnKey !== undefined && turnKey.length > 0 && ctx.state.turns.get(turnKey) === undefined)
+      ctx.state.historyTurns.set(turnKey, true);
+  }
+}
+
 function threadOpened(ctx: HandlerContext, result: JsonObject, request: OutgoingRequest): void {
   const thread = isObject(result.thread) ? result.thread : {};
   const threadKey = str(thread.id);
@@ -29,6 +39,7 @@ function threadOpened(ctx: HandlerContext, result: JsonObject, request: Outgoing
     });
   }
   const ids = ctx.thread(threadKey);
+  if (resumed) markHistory(ctx, thread.turns);
   const state = threadKey === undefined ? undefined : ctx.state.threads.get(threadKey)?.state;
   if (state !== undefined) {
     state.model = str(result.model) ?? str(thread.model) ?? state.model;

@@ -85,6 +85,11 @@ export class CodexAppServerState {
   /** Turns and items that have ended, so late records do not reopen them. */
   readonly endedTurns: BoundedMap<string, true>;
   readonly endedItems: BoundedMap<string, true>;
+  /**
+   * Turns listed in a thread/resume or thread/fork reply: history of an earlier process, never live in this one.
+   * Codex replays records of them (a crash-cut turn's token usage) that must not open a turn nothing will end.
+   */
+  readonly historyTurns: BoundedMap<string, true>;
   /** Subagent thread (native id) → the canonical collab_agent_tool_call item that spawned it. */
   readonly parentOfThread: BoundedMap<string, string>;
   readonly tasks: BoundedMap<string, true>;
@@ -103,6 +108,7 @@ export class CodexAppServerState {
     this.openRequestByNativeId = new BoundedMap(cap);
     this.endedTurns = new BoundedMap(cap);
     this.endedItems = new BoundedMap(cap);
+    this.historyTurns = new BoundedMap(cap);
     this.parentOfThread = new BoundedMap(cap);
     this.tasks = new BoundedMap(cap);
   }
@@ -192,11 +198,14 @@ export class HandlerContext {
 
   /**
    * Ids of a turn, emitting `turn.started` the first time it is seen (unless it already ended: then the ids are
-   * returned without reopening it).
+   * returned without reopening it). A history turn (see CodexAppServerState.historyTurns) is named only in the
+   * provider refs of the thread's context.
    */
   turn(threadKey: string | undefined, turnKey: string | undefined): EventContext {
     const threadContext = this.thread(threadKey);
     if (turnKey === undefined || turnKey.length === 0) return threadContext;
+    if (this.state.historyTurns.has(turnKey))
+      return { ...threadContext, providerRefs: { ...threadContext.providerRefs, providerTurnId: turnKey } };
     const turns = this.state.turns;
     const open = turns.get(turnKey);
     if (open !== undefined) {
@@ -234,6 +243,7 @@ export class HandlerContext {
   ): OpenedItem | undefined {
     const key = itemKey(threadKey, nativeItemId);
     if (this.state.endedItems.has(key)) return undefined;
+    if (turnKey !== undefined && this.state.historyTurns.has(turnKey)) return undefined;
     const turnContext = this.turn(threadKey, turnKey);
     const existing = this.state.items.get(key);
     const parentItemId = existing?.state.parentItemId ?? started?.parentItemId ?? this.parentOf(threadKey);
