@@ -9,7 +9,7 @@ import { type ServerBenchResult, serverBench } from "./server.js";
  * BENCH_SERVER_CPU_PROF=DIR writes a CPU profile of the server process there. BENCH_SERVER_PACE=N (default 100;
  * 0: unpaced) has the mock model stream N deltas per second per session, like a real model: the paced run is the
  * added-latency figure; unpaced, the queue saturates and the run measures throughput only.
- * BENCH_SERVER_DURABILITY (normal | full) is `serve --durability`.
+ * BENCH_SERVER_DURABILITY (normal | full) is `serve --durability` (unset: the server's default).
  */
 export function serverBenchFromEnv(command: string[]): Promise<ServerBenchResult> {
   return serverBench({
@@ -18,12 +18,18 @@ export function serverBenchFromEnv(command: string[]): Promise<ServerBenchResult
     provider: (process.env.BENCH_SERVER_PROVIDER ?? "codex") as DriverProvider,
     model: process.env.BENCH_SERVER_MODEL === "inline" ? "inline" : "process",
     ...paceOf(process.env.BENCH_SERVER_PACE),
-    durability: process.env.BENCH_SERVER_DURABILITY === "full" ? "full" : "normal",
+    ...durabilityOf(process.env.BENCH_SERVER_DURABILITY),
     ...(process.env.BENCH_SERVER_CPU_PROF === undefined
       ? {}
       : { cpuProfileDir: process.env.BENCH_SERVER_CPU_PROF }),
     command,
   });
+}
+
+function durabilityOf(text: string | undefined): { durability?: "full" | "normal" } {
+  if (text === undefined || text === "") return {};
+  if (text === "full" || text === "normal") return { durability: text };
+  throw new Error(`BENCH_SERVER_DURABILITY must be full or normal, not "${text}"`);
 }
 
 function paceOf(text: string | undefined): { pace?: number } {

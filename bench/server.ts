@@ -25,7 +25,7 @@ export interface ServerBenchOptions {
   cpuProfileDir?: string;
   /** The mock model's SSE events (deltas) per second per stream, like a real model; unset: as fast as it can. */
   pace?: number;
-  /** `serve --durability` (default: the server's own, normal). */
+  /** `serve --durability`; unset: the flag is left out (the server's default: normal). */
   durability?: "full" | "normal";
 }
 
@@ -35,7 +35,7 @@ export interface ServerBenchResult {
   provider: DriverProvider;
   model: "process" | "inline";
   pace: number | undefined;
-  durability: "full" | "normal";
+  durability: "full" | "normal" | "default";
   seconds: number;
   stored: number;
   delivered: number;
@@ -142,7 +142,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
     throw new Error("bench: a paced mock model runs in its own process (model: process)");
   const model =
     options.model === "process" ? await mockModelProcess(options.command, options.pace) : undefined;
-  const durability = options.durability ?? "normal";
+  const durability = options.durability ?? "default";
   const serve = await startServe({
     command: options.command,
     ...(options.cpuProfileDir === undefined
@@ -151,8 +151,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
     startTimeoutMs: 60_000,
     args: [
       ...(model === undefined ? ["--mock"] : ["--model-url", model.baseUrl]),
-      "--durability",
-      durability,
+      ...(options.durability === undefined ? [] : ["--durability", options.durability]),
     ],
   }).catch((error: unknown) => {
     model?.close();
