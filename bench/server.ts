@@ -25,7 +25,7 @@ export interface ServerBenchOptions {
   cpuProfileDir?: string;
   /** The mock model's SSE events (deltas) per second per stream, like a real model; unset: as fast as it can. */
   pace?: number;
-  /** `serve --durability`; unset: the flag is left out (the server's default: normal). */
+  /** `serve --durability`; unset: the flag is left out (the server's default: full). */
   durability?: "full" | "normal";
 }
 
