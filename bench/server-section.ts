@@ -6,7 +6,10 @@ import { type ServerBenchResult, serverBench } from "./server.js";
  * BENCH_SERVER_SESSIONS (default 50), BENCH_SERVER_SUBSCRIBERS (5), BENCH_SERVER_PROVIDER (codex: the Codex
  * app server is the cheapest agent per session on 2 cores — one Rust process, no Node runtime of its own) and
  * BENCH_SERVER_MODEL (`process`: the mock model in a process of its own; `inline`: `serve --mock`).
- * BENCH_SERVER_CPU_PROF=DIR writes a CPU profile of the server process there.
+ * BENCH_SERVER_CPU_PROF=DIR writes a CPU profile of the server process there. BENCH_SERVER_PACE=N (default 100;
+ * 0: unpaced) has the mock model stream N deltas per second per session, like a real model: the paced run is the
+ * added-latency figure; unpaced, the queue saturates and the run measures throughput only.
+ * BENCH_SERVER_DURABILITY (normal | full) is `serve --durability` (unset: the server's default).
  */
 export function serverBenchFromEnv(command: string[]): Promise<ServerBenchResult> {
   return serverBench({
@@ -14,6 +17,8 @@ export function serverBenchFromEnv(command: string[]): Promise<ServerBenchResult
     subscribers: Number(process.env.BENCH_SERVER_SUBSCRIBERS ?? 5),
     provider: (process.env.BENCH_SERVER_PROVIDER ?? "codex") as DriverProvider,
     model: process.env.BENCH_SERVER_MODEL === "inline" ? "inline" : "process",
+    ...paceOf(process.env.BENCH_SERVER_PACE),
+    ...durabilityOf(process.env.BENCH_SERVER_DURABILITY),
     ...(process.env.BENCH_SERVER_CPU_PROF === undefined
       ? {}
       : { cpuProfileDir: process.env.BENCH_SERVER_CPU_PROF }),
@@ -21,12 +26,26 @@ export function serverBenchFromEnv(command: string[]): Promise<ServerBenchResult
   });
 }
 
+function durabilityOf(text: string | undefined): { durability?: "full" | "normal" } {
+  if (text === undefined || text === "") return {};
+  if (text === "full" || text === "normal") return { durability: text };
+  throw new Error(`BENCH_SERVER_DURABILITY must be full or normal, not "${text}"`);
+}
+
+function paceOf(text: string | undefined): { pace?: number } {
+  const pace = Number(text ?? 100);
+  return pace > 0 ? { pace } : {};
+}
+
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
 export function formatServerBench(result: ServerBenchResult): string[] {
   const { latency } = result;
   return [
-    `serve (${result.model === "inline" ? "--mock" : "--model-url: the mock model in its own process"}): ${result.sessions} ${result.provider} sessions × ${result.subscribers} SSE subscribers, one mock:long turn each`,
+    `serve --durability ${result.durability} (${result.model === "inline" ? "--mock" : "--model-url: the mock model in its own process"}): ${result.sessions} ${result.provider} sessions × ${result.subscribers} SSE subscribers, one mock:long turn each`,
+    result.pace === undefined
+      ? "  UNPACED: the mock streams as fast as it can, the queue saturates: a throughput figure, not added latency"
+      : `  PACED: the mock streams ${fmt(result.pace)} deltas/s per session, like a real model: the added-latency figure`,
     `  turns took ${result.seconds.toFixed(1)} s: ${fmt(result.stored)} events stored (${fmt(result.storedPerSecond)}/s), ${fmt(result.delivered)} delivered (${fmt(result.deliveredPerSecond)}/s)`,
     `  driver → subscriber latency p50 ${latency.p50Ms.toFixed(1)} ms, p99 ${latency.p99Ms.toFixed(1)} ms, max ${latency.maxMs.toFixed(1)} ms over ${fmt(latency.samples)} deliveries (createdAt has ms resolution: up to +1 ms)`,
     `  server peak RSS ${result.peakRssMb.toFixed(0)} MB; machine load average ${result.loadAverage.toFixed(1)} on ${availableParallelism()} cores`,

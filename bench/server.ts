@@ -23,6 +23,10 @@ export interface ServerBenchOptions {
   model: "process" | "inline";
   /** A dir for a CPU profile of the server process (`node --cpu-prof`). */
   cpuProfileDir?: string;
+  /** The mock model's SSE events (deltas) per second per stream, like a real model; unset: as fast as it can. */
+  pace?: number;
+  /** `serve --durability`; unset: the flag is left out (the server's default: full). */
+  durability?: "full" | "normal";
 }
 
 export interface ServerBenchResult {
@@ -30,6 +34,8 @@ export interface ServerBenchResult {
   subscribers: number;
   provider: DriverProvider;
   model: "process" | "inline";
+  pace: number | undefined;
+  durability: "full" | "normal" | "default";
   seconds: number;
   stored: number;
   delivered: number;
@@ -111,8 +117,14 @@ interface Subscriber {
 }
 
 /** `provider-runtime mock-model` as a child process; resolves with its base URL and a way to end it. */
-async function mockModelProcess(command: string[]): Promise<{ baseUrl: string; close(): void }> {
-  const child = spawn(process.execPath, [...command, "mock-model"], { stdio: ["ignore", "pipe", "inherit"] });
+async function mockModelProcess(
+  command: string[],
+  pace: number | undefined,
+): Promise<{ baseUrl: string; close(): void }> {
+  const paceArgs = pace === undefined ? [] : ["--pace", String(pace)];
+  const child = spawn(process.execPath, [...command, "mock-model", ...paceArgs], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const baseUrl = await new Promise<string>((done, fail) => {
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (text: string) => {
@@ -126,14 +138,21 @@ async function mockModelProcess(command: string[]): Promise<{ baseUrl: string; c
 }
 
 export async function serverBench(options: ServerBenchOptions): Promise<ServerBenchResult> {
-  const model = options.model === "process" ? await mockModelProcess(options.command) : undefined;
+  if (options.model === "inline" && options.pace !== undefined)
+    throw new Error("bench: a paced mock model runs in its own process (model: process)");
+  const model =
+    options.model === "process" ? await mockModelProcess(options.command, options.pace) : undefined;
+  const durability = options.durability ?? "default";
   const serve = await startServe({
     command: options.command,
     ...(options.cpuProfileDir === undefined
       ? {}
       : { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] }),
     startTimeoutMs: 60_000,
-    args: model === undefined ? ["--mock"] : ["--model-url", model.baseUrl],
+    args: [
+      ...(model === undefined ? ["--mock"] : ["--model-url", model.baseUrl]),
+      ...(options.durability === undefined ? [] : ["--durability", options.durability]),
+    ],
   }).catch((error: unknown) => {
     model?.close();
     throw error;
@@ -227,6 +246,8 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
       subscribers: options.subscribers,
       provider: options.provider,
       model: options.model,
+      pace: options.pace,
+      durability,
       seconds,
       stored: storedDuring,
       delivered: deliveredDuring,

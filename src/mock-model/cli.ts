@@ -11,7 +11,7 @@ export interface MockModelCommandControl {
   signal?: AbortSignal;
 }
 
-export const MOCK_MODEL_HELP = `Usage: provider-runtime mock-model [--port N] [--ttl SECONDS] [--scenario NAME]
+export const MOCK_MODEL_HELP = `Usage: provider-runtime mock-model [--port N] [--ttl SECONDS] [--scenario NAME] [--pace N]
 
 Serves a scripted model on 127.0.0.1 (OpenAI Responses API and Anthropic Messages API, streaming)
 until SIGINT or SIGTERM. Prints the base URL on stdout:
@@ -25,6 +25,7 @@ Options:
   --port N          port to listen on (default: a free port)
   --ttl SECONDS     stop by itself after this many seconds
   --scenario NAME   answer every request with this scenario
+  --pace N          stream about N SSE events (deltas) per second, like a real model (benches)
   -h, --help        show this help
 `;
 
@@ -84,6 +85,9 @@ function parseArgs(argv: readonly string[]): ParsedArgs {
         break;
       case "--ttl":
         options.ttlMs = positiveSeconds(value()) * 1000;
+        break;
+      case "--pace":
+        options.eventsPerSecond = integerIn(value(), 1, 1_000_000, "--pace");
         break;
       case "--scenario": {
         const name = value();

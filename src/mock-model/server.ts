@@ -33,6 +33,11 @@ export interface MockModelOptions {
   scenario?: ScenarioName;
   /** Decides replies before the scenario table does. */
   script?: ScriptOverride;
+  /**
+   * Streams every reply at about this many SSE events per second, like a real model's tokens (a bench's load);
+   * unset: as fast as the socket takes them (the long scenario keeps its own light pacing).
+   */
+  eventsPerSecond?: number;
 }
 
 export type { MockRequestRecord } from "./request-log.js";
@@ -171,12 +176,24 @@ async function handle(
   await sendScript(
     response,
     api === "anthropic-messages" ? messagesStream(reply, context) : responsesStream(reply, context),
-    reply.label === "long" ? LONG_STREAM_PACE : undefined,
+    paceOf(options.eventsPerSecond, reply.label),
   );
 }
 
 /** The long stream is paced like a real model's (about a second), so a host's interrupt can land mid-stream. */
 const LONG_STREAM_PACE = { everyEvents: 25, delayMs: 8 };
+
+function paceOf(
+  eventsPerSecond: number | undefined,
+  label: string,
+): { everyEvents: number; delayMs: number } | undefined {
+  if (eventsPerSecond !== undefined && eventsPerSecond > 0) {
+    // timers below a few ms are coarse: at high rates, sleep after a few events rather than after each
+    const everyEvents = Math.max(1, Math.round(eventsPerSecond / 200));
+    return { everyEvents, delayMs: (1000 * everyEvents) / eventsPerSecond };
+  }
+  return label === "long" ? LONG_STREAM_PACE : undefined;
+}
 
 async function sendScript(
   response: ServerResponse,

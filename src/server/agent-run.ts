@@ -19,7 +19,7 @@ export interface AgentRunOptions {
 
 /**
  * One driver of a session, its events written to the store (every one before any client can read it) and the
- * registry summary updated after each write. What a command must know at once — a turn running, which requests
+ * registry summary updated with each write. What a command must know at once — a turn running, which requests
  * are open — is taken from the events as they leave the driver, ahead of the store.
  */
 export class AgentRun {
@@ -126,12 +126,25 @@ export class AgentRun {
     }
   }
 
+  /**
+   * A store that commits one tick's writes together (SQLite) gets the events and the summary they lead to in the
+   * same tick: one commit (and fsync) per batch, not two, and whoever sees the events sees their summary. The
+   * patch is then taken before the append is known to succeed; an append refused (a sequence gap: a bug) fails
+   * the writer and the run stops the agent. Any other store (JetStream: stream and registry apart) is updated only
+   * after the append, so the registry never claims events a crash kept from being stored.
+   */
   async #write(sessionId: string, events: RuntimeEvent[]): Promise<void> {
-    await this.#store.append(sessionId, events);
+    const together = this.#store.commitsOneTickTogether === true;
+    if (!together) await this.#store.append(sessionId, events);
     for (const event of events) this.#summary.observe(event);
     const patch = this.#summary.patch(this.#native);
     if (patch.native !== undefined) this.#native = patch.native;
-    await this.#store.updateSession(sessionId, patch);
+    if (!together) return this.#store.updateSession(sessionId, patch);
+    const appended = this.#store.append(sessionId, events);
+    const updated = this.#store.updateSession(sessionId, patch);
+    const [append, update] = await Promise.allSettled([appended, updated]);
+    if (append.status === "rejected") throw append.reason;
+    if (update.status === "rejected") throw update.reason;
   }
 }
 

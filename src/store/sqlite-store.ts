@@ -88,6 +88,7 @@ export class SqliteStore implements SessionStore {
   /** Bounded: at most `cachedSessions` sessions' stream state (each with its raw window) stays in memory. */
   readonly #streams: BoundedMap<string, StreamState>;
   readonly #hub: FollowerHub;
+  readonly commitsOneTickTogether = true;
   #pending: PendingOp[] = [];
   #scheduled = false;
   #closed = false;

@@ -77,6 +77,11 @@ export interface SessionStore {
   /** Up to `limit` events with sequence > `after`, in order. */
   readEvents(sessionId: string, after: number, limit: number): Promise<RuntimeEvent[]>;
   follow(sessionId: string, after: number, signal: AbortSignal): AsyncIterable<RuntimeEvent>;
+  /**
+   * True when writes called in one tick commit together, in call order, in one transaction (SQLite): an append
+   * and the registry update after it are then one atomic commit. Absent: each write stands alone.
+   */
+  readonly commitsOneTickTogether?: boolean;
   /** The engine's state, for stores whose engine can be unreachable (JetStream); absent means always there. */
   health?(): StoreHealth;
   /** Flushes what is batched and releases the store. */

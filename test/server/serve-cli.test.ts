@@ -54,6 +54,25 @@ describe("serve: token, host, CORS", () => {
     expect(await third.stop()).toBe(143);
   });
 
+  it("--durability: full and normal start; anything else is a usage error (exit 2)", async () => {
+    const bad = new CliProcess([
+      "serve",
+      "--port",
+      "0",
+      "--durability",
+      "fast",
+      "--data",
+      `${process.env.TMPDIR ?? "/tmp"}/never`,
+    ]);
+    expect(await bad.exited).toBe(2);
+    expect(bad.stderr).toMatch(/--durability must be full or normal, not "fast"/);
+    for (const durability of ["full", "normal"]) {
+      const server = await ServeProcess.start({ token: "t", extra: ["--durability", durability] });
+      expect((await server.fetch("/v1/sessions")).status).toBe(200);
+      expect(await server.stop()).toBe(143);
+    }
+  });
+
   it("--cors ORIGIN: that origin only gets CORS headers", async () => {
     const server = await ServeProcess.start({ token: "t", extra: ["--cors", "http://ui.example"] });
     const allowed = await server.fetch("/v1/sessions", { headers: { origin: "http://ui.example" } });

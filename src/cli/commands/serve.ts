@@ -24,6 +24,8 @@ DATA/store.db before any client sees it.
   --model-url URL        every session's agent talks to this model server instead (a provider-runtime
                          mock-model you started, e.g. to read what it received across server restarts)
   --cors ORIGIN          let a browser page of ORIGIN call the API (no CORS headers otherwise)
+  --durability D         full (default): an acknowledged event survives power loss (an fsync per commit);
+                         normal: it survives the server being killed, not power loss. DATA/store.db only
   --nats URL             join a cluster over NATS JetStream instead of DATA/store.db (docs/cluster.md); every
                          node of the cluster needs the same --data storage for native resume
   --nats-stream NAME     the cluster's stream (default PROVIDER_RUNTIME; its registry: the KV bucket NAME_sessions)
@@ -44,6 +46,7 @@ const FLAGS = {
   mock: { type: "boolean" },
   "model-url": { type: "string" },
   cors: { type: "string" },
+  durability: { type: "string" },
   nats: { type: "string" },
   "nats-stream": { type: "string" },
   node: { type: "string" },
@@ -67,6 +70,12 @@ function leaseOf(text: string | undefined): number | undefined {
   return ms;
 }
 
+function durabilityOf(text: string | undefined): "full" | "normal" {
+  if (text === undefined || text === "full") return "full";
+  if (text === "normal") return "normal";
+  throw new UsageError(`--durability must be full or normal, not "${text}"`);
+}
+
 async function rootOf(text: string | undefined): Promise<string | undefined> {
   if (text === undefined) return undefined;
   try {
@@ -86,6 +95,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   if (values.nats === undefined && (values["nats-stream"] ?? values.node ?? values["lease-ms"]) !== undefined)
     throw new UsageError("--nats-stream, --node and --lease-ms go with --nats");
   const leaseMs = leaseOf(values["lease-ms"]);
+  if (values.nats !== undefined && values.durability !== undefined)
+    throw new UsageError("--durability is for DATA/store.db, not --nats");
+  const durability = durabilityOf(values.durability);
   const host = values.host ?? "127.0.0.1";
   const port = portOf(values.port);
   const dataDir = resolve(values.data ?? join(homedir(), ".provider-runtime"));
@@ -140,7 +152,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       });
       warn(`node ${cluster.commands.node} of cluster ${cluster.store.stream} on ${values.nats}`);
     }
-    const store = cluster?.store ?? (await openSqliteStore({ dataDir }));
+    const store = cluster?.store ?? (await openSqliteStore({ dataDir, synchronous: durability }));
     try {
       server = await startSessionServer({
         store,
