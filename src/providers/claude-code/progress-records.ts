@@ -5,11 +5,11 @@
  */
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { asObject, idKey, num, own, str } from "../../kit/guards.js";
-import { unknownKindWarning } from "../../kit/warnings.js";
 import { emit } from "../claude/context.js";
 import type { SessionFileContext, SessionFileHandler } from "./context.js";
 import { PROGRESS_TYPES } from "./record-kinds.js";
 import { linkAgent } from "./subagents.js";
+import { unknownKindOnce } from "./unknown-kinds.js";
 
 const KNOWN = new Set<string>(PROGRESS_TYPES);
 
@@ -58,15 +58,8 @@ export function mapProgressRecord(ctx: SessionFileContext): RuntimeEvent[] {
   const handler = own(HANDLERS, type);
   if (handler !== undefined) return handler(ctx);
   const kind = `progress:${type}`;
-  if (KNOWN.has(type) || ctx.state.warnedKinds.has(kind))
-    return [emit(ctx, "provider.event", { name: kind })];
-  ctx.state.warnedKinds.set(kind, true);
-  return [
-    unknownKindWarning(ctx.builder, "Claude Code session record", kind, ctx.raw, {
-      threadId: ctx.state.threadId,
-      turnId: ctx.state.turnId,
-    }),
-  ];
+  if (KNOWN.has(type)) return [emit(ctx, "provider.event", { name: kind })];
+  return unknownKindOnce(ctx, kind);
 }
 
 export const PROGRESS_YIELDS = [

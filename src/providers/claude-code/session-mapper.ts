@@ -5,7 +5,7 @@ import { raw } from "../../kit/event-builder.js";
 import { isObject, type JsonObject, own, str } from "../../kit/guards.js";
 import { mintId } from "../../kit/ids.js";
 import { fixedClock, type MapperOptions } from "../../kit/mapper.js";
-import { malformedRecordWarning, unknownKindWarning } from "../../kit/warnings.js";
+import { malformedRecordWarning } from "../../kit/warnings.js";
 import { emit } from "../claude/context.js";
 import { ClaudeState } from "../claude/state.js";
 import { openSessionAndThread } from "../claude/system-messages.js";
@@ -13,6 +13,7 @@ import { type SessionFileContext, SessionFileState, sdkView } from "./context.js
 import { RECORD_KINDS } from "./record-table.js";
 import { spawningToolOf } from "./subagents.js";
 import { endTurn } from "./turns.js";
+import { unknownKindOnce } from "./unknown-kinds.js";
 
 /**
  * `--from claude-code`: a Claude Code session file, one record a line (record-kinds.ts). Events take the
@@ -114,16 +115,7 @@ export class ClaudeCodeMapper extends BaseMapper {
 
   /** A record type no version writes: a warning, once per type (later ones are provider events). */
   #unknown(ctx: SessionFileContext): RuntimeEvent[] {
-    const kind = str(ctx.record.type) ?? "(none)";
-    if (this.state.warnedKinds.has(kind))
-      return [emit(ctx, "provider.event", { name: kind, summary: "unknown kind (warned once)" })];
-    this.state.warnedKinds.set(kind, true);
-    return [
-      unknownKindWarning(this.builder, "Claude Code session record", kind, ctx.raw, {
-        threadId: this.state.threadId,
-        turnId: this.state.turnId,
-      }),
-    ];
+    return unknownKindOnce(ctx, str(ctx.record.type) ?? "(none)");
   }
 }
 

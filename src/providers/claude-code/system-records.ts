@@ -5,11 +5,11 @@
  */
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { arr, asObject, num, own, preview, str } from "../../kit/guards.js";
-import { unknownKindWarning } from "../../kit/warnings.js";
 import { emit } from "../claude/context.js";
 import { mapInformational } from "../claude/system-messages.js";
 import type { SessionFileContext, SessionFileHandler } from "./context.js";
 import { SYSTEM_SUBTYPES } from "./record-kinds.js";
+import { unknownKindOnce } from "./unknown-kinds.js";
 
 const KNOWN = new Set<string>(SYSTEM_SUBTYPES);
 
@@ -64,16 +64,7 @@ export function mapSystemRecord(ctx: SessionFileContext): RuntimeEvent[] {
   if (handler !== undefined) return handler(ctx);
   if (KNOWN.has(subtype))
     return [emit(ctx, "provider.event", { name: `system:${subtype}`, summary: summaryOf(ctx, subtype) })];
-  const kind = `system:${subtype}`;
-  if (ctx.state.warnedKinds.has(kind))
-    return [emit(ctx, "provider.event", { name: kind, summary: "unknown kind (warned once)" })];
-  ctx.state.warnedKinds.set(kind, true);
-  return [
-    unknownKindWarning(ctx.builder, "Claude Code session record", kind, ctx.raw, {
-      threadId: ctx.state.threadId,
-      turnId: ctx.state.turnId,
-    }),
-  ];
+  return unknownKindOnce(ctx, `system:${subtype}`);
 }
 
 function summaryOf(ctx: SessionFileContext, subtype: string): string | undefined {
