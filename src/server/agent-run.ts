@@ -104,8 +104,8 @@ export class AgentRun {
 
   #observe(event: RuntimeEvent): void {
     switch (event.type) {
-      // Only a turn claimed here makes the session busy: Codex, resuming a thread whose turn a crash cut
-      // short, reports that old turn started again and never ends it.
+      // Only a turn claimed here makes the session busy: a turn.started this server did not ask for (an agent
+      // replaying history after a resume) must not turn a host's next prompt into a 409.
       case "turn.completed":
       case "turn.aborted":
         this.#turnBusy = false;
