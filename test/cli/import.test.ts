@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { chmod, chown, mkdir, writeFile } from "node:fs/promises";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
@@ -7,18 +7,25 @@ import { verifyEvents } from "../../src/verify/index.js";
 import { placeRollouts, storedEvents, tempHome } from "../history/history-fixture.js";
 import { CLI, REPO } from "./support/cli-process.js";
 
-/** Root reads any directory: the import then runs as `nobody`, for whom a mode-000 directory is unreadable. */
-const NOBODY = process.getuid?.() === 0 ? 65534 : undefined;
+/**
+ * Root reads any directory. As root the import runs without the capabilities that override file modes, so a
+ * mode-000 directory is unreadable to it too; it stays root, so it still reads a checkout only root may enter.
+ */
+const WITHOUT_OVERRIDE =
+  process.getuid?.() === 0 ? ["setpriv", "--bounding-set=-dac_override,-dac_read_search"] : [];
 
 function runCli(args: string[], env: NodeJS.ProcessEnv, tty = false) {
-  const command = tty
-    ? ["python3", join(REPO, "test/cli/support/pty-run.py"), process.execPath, CLI, ...args]
-    : [process.execPath, CLI, ...args];
+  const command = [
+    ...WITHOUT_OVERRIDE,
+    ...(tty ? ["python3", join(REPO, "test/cli/support/pty-run.py")] : []),
+    process.execPath,
+    CLI,
+    ...args,
+  ];
   const child = spawn(command[0] as string, command.slice(1), {
     cwd: REPO,
     env: { PATH: process.env.PATH, ...env },
     stdio: ["ignore", "pipe", "pipe"],
-    ...(NOBODY === undefined ? {} : { uid: NOBODY, gid: NOBODY }),
   });
   let stdout = "";
   let stderr = "";
@@ -27,15 +34,6 @@ function runCli(args: string[], env: NodeJS.ProcessEnv, tty = false) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
     child.on("close", (code) => resolve({ code, stdout, stderr })),
   );
-}
-
-/** Gives the tree to the user the CLI runs as. */
-async function handOver(path: string): Promise<void> {
-  if (NOBODY === undefined) return;
-  const { readdir, stat } = await import("node:fs/promises");
-  await chown(path, NOBODY, NOBODY);
-  if ((await stat(path)).isDirectory())
-    for (const name of await readdir(path)) await handOver(join(path, name));
 }
 
 it("import (the built CLI) reads the default paths, warns once per bad input, and says what it did", async () => {
@@ -48,7 +46,6 @@ it("import (the built CLI) reads the default paths, warns once per bad input, an
     await writeFile(join(home.root, ".codex", "sessions", "rollout-notes.jsonl"), "just some notes\n");
     const locked = join(home.root, ".codex", "sessions", "2026", "locked");
     await mkdir(locked);
-    await handOver(home.root);
     await chmod(locked, 0o000);
     const env = { HOME: home.root };
 
