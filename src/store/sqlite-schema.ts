@@ -3,10 +3,11 @@ import type { SqliteDatabase } from "./sqlite-module.js";
 const SCHEMA_VERSION = 1;
 
 /**
- * Durability: WAL with `synchronous = FULL` syncs the WAL file at every commit, and `append` resolves only after
- * its transaction has committed. So an acknowledged event survives SIGKILL of the process (it is in the WAL file,
- * which the next open replays) and also an OS crash or power loss (the WAL was fsynced). `NORMAL` would keep the
- * first guarantee and lose the second; batching (write-queue.ts) pays one fsync per batch, not per event.
+ * Durability: `append` resolves only after its transaction has committed, so in WAL mode an acknowledged event
+ * survives SIGKILL of the process at either level (it is in the WAL file, which the next open replays).
+ * `synchronous = FULL` also syncs the WAL at every commit, so it survives an OS crash or power loss too, at an
+ * fsync per commit (a batch of appends shares one). `NORMAL` syncs only at checkpoints, which a background thread
+ * runs (sqlite-checkpointer.ts): the connection's own automatic checkpoint is turned off here.
  */
 export function configure(db: SqliteDatabase, synchronous: "full" | "normal"): void {
   db.pragma("journal_mode = WAL");
@@ -14,6 +15,7 @@ export function configure(db: SqliteDatabase, synchronous: "full" | "normal"): v
   // another process (an `import` beside a running `serve`) may hold the write lock for a moment
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = OFF");
+  db.pragma("wal_autocheckpoint = 0");
 }
 
 /**

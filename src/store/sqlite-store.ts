@@ -5,6 +5,7 @@ import { BoundedMap } from "../kit/bounded-map.js";
 import { decodeEvent, type EncodedEvent, type EncodedRaw, encodeEvents } from "./event-codec.js";
 import { FollowerHub, type FollowStats } from "./followers.js";
 import { applyPatch, fromRow, toRow } from "./session-rows.js";
+import { type Checkpointer, startCheckpointer } from "./sqlite-checkpointer.js";
 import { loadSqlite, openDatabase, type SqliteDatabase } from "./sqlite-module.js";
 import { configure, migrate } from "./sqlite-schema.js";
 import { prepareStatements, type Statements } from "./sqlite-statements.js";
@@ -13,8 +14,17 @@ import type { SessionPatch, SessionRecord, SessionStore } from "./types.js";
 export interface SqliteStoreOptions {
   /** The directory of `store.db` (created 0700 if missing; the file is 0600). */
   dataDir: string;
-  /** `full` (default): a commit survives power loss; `normal`: it survives a killed process only. */
+  /**
+   * `normal` (default): a commit survives the process being killed, and costs no fsync; `full`: it also survives
+   * power loss, at an fsync per commit (on the caller's thread).
+   */
   synchronous?: "full" | "normal";
+  /** Milliseconds between the background thread's WAL checkpoints (default 200; see sqlite-checkpointer.ts). */
+  checkpointEveryMs?: number;
+  /** WAL pages (4 KiB) past which the WAL is started over (default 16,384: 64 MiB). */
+  walRestartFrames?: number;
+  /** Told when a background checkpoint fails (default: a process warning); the next one tries again. */
+  warn?: (message: string) => void;
   /** Committed events a live follower may hold before it reads from the file instead (default 1,024). */
   followBufferEvents?: number;
   /** Sessions whose stream state (key, last sequence, recent raws) stays in memory (default 1,000). */
@@ -34,13 +44,13 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   await chmod(file, 0o600);
   const db = openDatabase(Database, file);
   try {
-    configure(db, options.synchronous ?? "full");
+    configure(db, options.synchronous ?? "normal");
     migrate(db);
   } catch (error) {
     db.close();
     throw error;
   }
-  return new SqliteStore(db, options.followBufferEvents ?? 1_024, options.cachedSessions ?? 1_000);
+  return new SqliteStore(db, file, options);
 }
 
 /** A stream's key and how far it is stored; cached (bounded) so an append does not read them each time. */
@@ -84,22 +94,36 @@ const RAW_WINDOW = 64;
  */
 export class SqliteStore implements SessionStore {
   readonly #db: SqliteDatabase;
+  readonly #checkpointer: Checkpointer;
   readonly #sql: Statements;
   /** Bounded: at most `cachedSessions` sessions' stream state (each with its raw window) stays in memory. */
   readonly #streams: BoundedMap<string, StreamState>;
   readonly #hub: FollowerHub;
   readonly commitsOneTickTogether = true;
+  readonly appendMovesLastSequence = true;
   #pending: PendingOp[] = [];
   #scheduled = false;
   #closed = false;
   #commits = 0;
 
-  constructor(db: SqliteDatabase, followBufferEvents: number, cachedSessions: number) {
+  constructor(db: SqliteDatabase, file: string, options: SqliteStoreOptions) {
     this.#db = db;
-    this.#streams = new BoundedMap(cachedSessions);
+    const warn = options.warn ?? ((message: string) => process.emitWarning(message));
+    this.#checkpointer = startCheckpointer({
+      file,
+      everyMs: options.checkpointEveryMs ?? 200,
+      restartFrames: options.walRestartFrames ?? 16_384,
+      onResumed: () => this.#resumeWrites(),
+      onError: (message) => warn(`store.db: a background checkpoint failed: ${message}`),
+      onLost: (message) => {
+        warn(`store.db: the checkpoint thread stopped (${message}); commits checkpoint for themselves`);
+        if (db.open) db.pragma("wal_autocheckpoint = 1000");
+      },
+    });
+    this.#streams = new BoundedMap(options.cachedSessions ?? 1_000);
     this.#sql = prepareStatements(db);
     this.#hub = new FollowerHub((id, after, limit) => this.#read(id, after, limit), {
-      bufferEvents: followBufferEvents,
+      bufferEvents: options.followBufferEvents ?? 1_024,
       pageEvents: 256,
     });
   }
@@ -155,6 +179,13 @@ export class SqliteStore implements SessionStore {
     return this.#hub.follow(sessionId, after, signal);
   }
 
+  /** The checkpoint thread has started the WAL over: what was held back is written now. */
+  #resumeWrites(): void {
+    if (this.#closed || this.#scheduled || this.#pending.length === 0) return;
+    this.#scheduled = true;
+    setImmediate(() => this.#flush());
+  }
+
   /** Transactions committed so far (how well appends are batched). */
   get commits(): number {
     return this.#commits;
@@ -179,9 +210,10 @@ export class SqliteStore implements SessionStore {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    this.#flush();
+    this.#flush(true);
     this.#closed = true;
     this.#hub.close();
+    await this.#checkpointer.close();
     this.#db.close();
   }
 
@@ -201,10 +233,12 @@ export class SqliteStore implements SessionStore {
    * refused inside it without failing the others; if SQLite itself fails the transaction (disk full, a row too big),
    * each op is retried in a transaction of its own so only the one at fault is rejected.
    */
-  #flush(): void {
+  #flush(closing = false): void {
     this.#scheduled = false;
     const ops = this.#pending;
     if (ops.length === 0) return;
+    // held in memory while the WAL is started over (#resumeWrites schedules them again), unless closing
+    if (this.#checkpointer.restarting && !closing) return;
     this.#pending = [];
     let outcomes: Outcome[];
     try {

@@ -24,8 +24,9 @@ DATA/store.db before any client sees it.
   --model-url URL        every session's agent talks to this model server instead (a provider-runtime
                          mock-model you started, e.g. to read what it received across server restarts)
   --cors ORIGIN          let a browser page of ORIGIN call the API (no CORS headers otherwise)
-  --durability D         full (default): an acknowledged event survives power loss (an fsync per commit);
-                         normal: it survives the server being killed, not power loss. DATA/store.db only
+  --durability D         normal (default): an acknowledged event survives the server being killed, not power
+                         loss; full: power loss too, at an fsync per commit (added to every event's latency).
+                         DATA/store.db only
   --nats URL             join a cluster over NATS JetStream instead of DATA/store.db (docs/cluster.md); every
                          node of the cluster needs the same --data storage for native resume
   --nats-stream NAME     the cluster's stream (default PROVIDER_RUNTIME; its registry: the KV bucket NAME_sessions)
@@ -71,8 +72,8 @@ function leaseOf(text: string | undefined): number | undefined {
 }
 
 function durabilityOf(text: string | undefined): "full" | "normal" {
-  if (text === undefined || text === "full") return "full";
-  if (text === "normal") return "normal";
+  if (text === undefined || text === "normal") return "normal";
+  if (text === "full") return "full";
   throw new UsageError(`--durability must be full or normal, not "${text}"`);
 }
 
@@ -152,7 +153,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       });
       warn(`node ${cluster.commands.node} of cluster ${cluster.store.stream} on ${values.nats}`);
     }
-    const store = cluster?.store ?? (await openSqliteStore({ dataDir, synchronous: durability }));
+    const store = cluster?.store ?? (await openSqliteStore({ dataDir, synchronous: durability, warn }));
     try {
       server = await startSessionServer({
         store,
