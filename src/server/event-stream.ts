@@ -9,8 +9,22 @@ import type { SessionStore } from "../store/types.js";
  */
 const MAX_PENDING_CHARS = 256 * 1024;
 
+/**
+ * Each live event's SSE message, written once for all its subscribers: the store hands every follower of a
+ * session the same event objects, and serializing an event (its native record included) is the largest part of
+ * a delivery's cost. Weak: an event's text goes when the event does.
+ */
+const messages = new WeakMap<RuntimeEvent, string>();
+
 /** One event as an SSE message: `id:` is its sequence (a client resumes with Last-Event-ID). */
-const sseMessage = (event: RuntimeEvent) => `id: ${event.sequence}\ndata: ${JSON.stringify(event)}\n\n`;
+function sseMessage(event: RuntimeEvent): string {
+  let message = messages.get(event);
+  if (message === undefined) {
+    message = `id: ${event.sequence}\ndata: ${JSON.stringify(event)}\n\n`;
+    messages.set(event, message);
+  }
+  return message;
+}
 
 /**
  * The SSE form of a session's events: every stored event after `after`, then each new one as it is stored, as
