@@ -137,6 +137,9 @@ export class AgentRun {
     const together = this.#store.commitsOneTickTogether === true;
     if (!together) await this.#store.append(sessionId, events);
     for (const event of events) this.#summary.observe(event);
+    // most batches are deltas, which move only what such a store's append moves itself
+    if (together && this.#store.appendMovesLastSequence === true && !this.#summary.changed)
+      return this.#store.append(sessionId, events);
     const patch = this.#summary.patch(this.#native);
     if (patch.native !== undefined) this.#native = patch.native;
     if (!together) return this.#store.updateSession(sessionId, patch);

@@ -11,6 +11,16 @@ export function titleOf(text: string): string {
   return line.length <= TITLE_LENGTH ? line : `${line.slice(0, TITLE_LENGTH - 1)}…`;
 }
 
+/** The event types that move a summary field other than the last sequence (see `observe`). */
+const SUMMARY_EVENTS: ReadonlySet<RuntimeEvent["type"]> = new Set([
+  "session.state.changed",
+  "session.started",
+  "session.exited",
+  "request.opened",
+  "request.resolved",
+  "thread.started",
+]);
+
 /**
  * The registry summary of a session, kept in step with its stored events: state, last sequence, open requests,
  * whether the agent has exited, and the native id a resume needs. Bounded: it holds the ids of open requests only.
@@ -22,6 +32,8 @@ export class SessionSummary {
   #exited: boolean;
   #resumeId: string | undefined;
   readonly #openRequests = new BoundedMap<string, true>(10_000);
+  /** Something but the last sequence and its time changed since the last `patch()`. */
+  #changed = true;
 
   constructor(record: SessionRecord) {
     this.#state = record.state;
@@ -43,9 +55,15 @@ export class SessionSummary {
     return this.#openRequests.has(requestId);
   }
 
+  /** Whether the record needs more than its last sequence and `updatedAt` moved since the last `patch()`. */
+  get changed(): boolean {
+    return this.#changed;
+  }
+
   observe(event: RuntimeEvent): void {
     this.#lastSequence = event.sequence;
     this.#updatedAt = event.createdAt;
+    const resumeId = this.#resumeId;
     switch (event.type) {
       case "session.state.changed":
         this.#state = event.payload.state;
@@ -71,10 +89,12 @@ export class SessionSummary {
         break;
     }
     this.#resumeId ??= event.providerRefs?.providerThreadId;
+    if (SUMMARY_EVENTS.has(event.type) || this.#resumeId !== resumeId) this.#changed = true;
   }
 
   /** The registry fields this summary owns, for `updateSession`. */
   patch(native: SessionRecord["native"]): SessionPatch {
+    this.#changed = false;
     const patch: SessionPatch = {
       state: this.#state,
       lastSequence: this.#lastSequence,

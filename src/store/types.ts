@@ -82,6 +82,12 @@ export interface SessionStore {
    * and the registry update after it are then one atomic commit. Absent: each write stands alone.
    */
   readonly commitsOneTickTogether?: boolean;
+  /**
+   * True when `append` itself moves the registry record's `lastSequence` and `updatedAt` (to the last stored
+   * event's sequence and `createdAt`) in the append's commit (SQLite): a writer then updates the record only when
+   * something else in it changed.
+   */
+  readonly appendMovesLastSequence?: boolean;
   /** The engine's state, for stores whose engine can be unreachable (JetStream); absent means always there. */
   health?(): StoreHealth;
   /** Flushes what is batched and releases the store. */
