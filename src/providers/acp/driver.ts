@@ -105,6 +105,7 @@ class AcpDriver implements RuntimeDriver {
       cwd: this.options.cwd,
       env,
       cleanup: ownedDir === undefined ? [] : [ownedDir],
+      niceness: this.options.niceness,
     });
     this.#agent = agent;
     const spawnError = await Promise.race([agent.spawnFailed, spawnSettled(agent)]);

@@ -240,6 +240,7 @@ class ClaudeDriver implements RuntimeDriver {
       signal,
       cwd,
       cleanup: this.#configDir === undefined ? [] : [this.#configDir],
+      niceness: this.#options.niceness,
     });
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (data: string) => this.#keepStderr(data));

@@ -68,7 +68,12 @@ class CodexSdkDriver implements RuntimeDriver {
       const mock = this.#options.modelBaseUrl;
       const given = this.#options.executablePath ?? this.#options.codexPath;
       const program = given === undefined ? codexSdkBinary() : { path: given, pathDirs: [] };
-      const { env, executable, ownedDir } = await execEnvironment(mock, this.#options.env, program);
+      const { env, executable, ownedDir } = await execEnvironment(
+        mock,
+        this.#options.env,
+        program,
+        this.#options.niceness,
+      );
       this.#ownedHome = ownedDir;
       // The SDK spawns exec itself; through the guard script, so that exec never outlives the host.
       const codex: Codex = new sdk.Codex({

@@ -205,6 +205,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
       cwd: this.options.cwd,
       env,
       cleanup: this.#tempHome === undefined ? [] : [this.#tempHome],
+      niceness: this.options.niceness,
     });
     this.#child = child;
     this.#exited = new Promise((resolve) => {
