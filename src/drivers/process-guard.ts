@@ -101,8 +101,11 @@ export interface GuardOptions {
   niceness?: number | undefined;
 }
 
-/** The niceness to add, checked: a whole number 0–19 (a negative one would raise the agent above the host). */
-function nicenessOf(niceness: number | undefined): number {
+/**
+ * The niceness to add, checked: a whole number 0–19 (a negative one would raise the agent above the host). A
+ * driver checks it when it is made, before it creates anything that a failed start would leave behind.
+ */
+export function checkedNiceness(niceness: number | undefined): number {
   if (niceness === undefined) return 0;
   if (!Number.isInteger(niceness) || niceness < 0 || niceness > 19)
     throw new RangeError(`niceness must be a whole number 0..19, not ${niceness}`);
@@ -120,7 +123,7 @@ function guardArgs(
     cleanup: options.cleanup ?? [],
     control,
     graceMs: GUARD_GRACE_MS,
-    niceness: nicenessOf(options.niceness),
+    niceness: checkedNiceness(options.niceness),
   };
   return ["-e", GUARD_SOURCE, JSON.stringify(config)];
 }

@@ -56,7 +56,7 @@ export interface DriverOptions {
   /**
    * How much lower than this process the agent runs, and all it starts (its tools, builds): a whole number 0–19
    * added to this process's Unix niceness, capped at 19, so a busy agent leaves the host's CPU to the host.
-   * Default 0 (the host's priority).
+   * Default 0 (the host's priority); another value makes the driver's constructor throw a RangeError.
    */
   niceness?: number;
 }

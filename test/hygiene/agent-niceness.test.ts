@@ -56,7 +56,10 @@ function sample(seen: Seen, atRest: boolean): void {
     return guards.has(proc.ppid);
   };
   for (const proc of procs) {
-    const name = argvOf(proc.pid)?.slice(0, 2).join(" ") ?? "?";
+    const argv = argvOf(proc.pid);
+    // A zombie (or a process gone meanwhile) has no argv: it runs nothing, whoever it was.
+    if (argv === undefined || argv.length === 0) continue;
+    const name = argv.slice(0, 2).join(" ");
     if (guards.has(proc.pid)) {
       // Its main thread lowers itself at its start: read once the agent is up (a request, a turn's end).
       const main = threadNiceness(proc.pid).find((thread) => thread.tid === proc.pid);
@@ -137,6 +140,16 @@ describe("DriverOptions.niceness: the agent, every thread and every process of i
       if (target === "codex") expect(seen.agentPids).toContain(seen.agentPid);
     }, 90_000);
   }
+
+  it("every driver refuses a niceness outside 0..19 when it is made (before it creates anything)", async () => {
+    for (const target of TARGETS)
+      for (const niceness of [-1, 20, 2.5]) {
+        const made = makeDriver(target, { cwd: work, modelBaseUrl: mock.baseUrl, niceness });
+        await expect(made, `${target} ${niceness}`).rejects.toThrow(
+          /niceness must be a whole number 0\.\.19/,
+        );
+      }
+  });
 
   it("codex without niceness: every agent thread at the host's niceness (the default is 0)", async () => {
     const seen = await runSampled("codex", {});

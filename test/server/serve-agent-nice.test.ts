@@ -11,10 +11,13 @@ afterAll(() => ServeProcess.removeDataDirs());
 function nicenessBelow(serverPid: number): { server: number[]; agents: Map<string, number> } {
   const agents = new Map<string, number>();
   for (const proc of descendants(serverPid)) {
-    const name = argvOf(proc.pid)?.slice(0, 2).join(" ") ?? "?";
+    const argv = argvOf(proc.pid);
+    // A zombie (or a process gone meanwhile) has no argv: it runs nothing.
+    if (argv === undefined || argv.length === 0) continue;
+    const name = argv.slice(0, 2).join(" ");
+    // A guard's helper threads keep the server's priority: only its forking (main) thread is lowered.
+    const guard = argv[0] === process.execPath && argv[1] === "-e";
     for (const thread of threadNiceness(proc.pid)) {
-      // A guard's helper threads keep the server's priority: only its forking (main) thread is lowered.
-      const guard = argvOf(proc.pid)?.[1] === "-e";
       if (!guard || thread.tid === proc.pid) agents.set(`${proc.pid}/${thread.tid} ${name}`, thread.nice);
     }
   }
