@@ -13,6 +13,7 @@ import { writePrivateFile } from "./temp-dirs.js";
  *   no PR_SET_PDEATHSIG: the guard sees its control pipe (fd 3) close, or (spawned by an SDK, without that pipe)
  *   its parent pid change, polled every 200 ms.
  * So a driver talks to the guard as it would to the agent: signal it, read and write its pipes, await its exit.
+ * With a niceness, the guard lowers its own priority before it spawns the agent (see `GuardOptions.niceness`).
  */
 export const GUARD_GRACE_MS = 1_500;
 /** How long a driver waits for the guard before it kills the guard itself (the guard's escalation comes first). */
@@ -27,6 +28,13 @@ const cfg = JSON.parse(process.argv[1]);
 const [program, ...args] = cfg.command.concat(process.argv.slice(2));
 const host = process.ppid;
 let hostGone = false;
+// Before the spawn, on the thread that forks: Linux keeps a niceness per thread, and a child takes its forking
+// thread's, so the agent and every thread and process it makes start lowered. Where setPriority fails (a
+// platform without it), the agent runs at the host's priority.
+if (cfg.niceness > 0) {
+  const os = require("node:os");
+  try { os.setPriority(Math.min(19, os.getPriority() + cfg.niceness)); } catch {}
+}
 const child = spawn(program, args, { stdio: "inherit", detached: true });
 // The agent has the host's pipes now: the guard lets go of them, so that the host sees the agent close one.
 child.once("spawn", () => { for (const fd of [0, 1, 2]) { try { closeSync(fd); } catch {} } });
@@ -86,11 +94,38 @@ export interface GuardOptions {
   cleanup?: readonly string[];
   /** Passed to spawn: aborting it sends SIGTERM to the guard. */
   signal?: AbortSignal | undefined;
+  /**
+   * How much lower than the host the agent runs: a whole number 0–19 added to the host's own niceness (Unix
+   * `nice`), the sum capped at 19; the agent's children inherit it. Default 0: the host's priority.
+   */
+  niceness?: number | undefined;
+}
+
+/**
+ * The niceness to add, checked: a whole number 0–19 (a negative one would raise the agent above the host). A
+ * driver checks it when it is made, before it creates anything that a failed start would leave behind.
+ */
+export function checkedNiceness(niceness: number | undefined): number {
+  if (niceness === undefined) return 0;
+  if (!Number.isInteger(niceness) || niceness < 0 || niceness > 19)
+    throw new RangeError(`niceness must be a whole number 0..19, not ${niceness}`);
+  return niceness;
 }
 
 /** The guard's own argv (after `node -e SOURCE`): its config; the agent's extra arguments follow it. */
-function guardArgs(command: readonly string[], cleanup: readonly string[], control: boolean): string[] {
-  return ["-e", GUARD_SOURCE, JSON.stringify({ command, cleanup, control, graceMs: GUARD_GRACE_MS })];
+function guardArgs(
+  command: readonly string[],
+  options: Pick<GuardOptions, "cleanup" | "niceness">,
+  control: boolean,
+): string[] {
+  const config = {
+    command,
+    cleanup: options.cleanup ?? [],
+    control,
+    graceMs: GUARD_GRACE_MS,
+    niceness: checkedNiceness(options.niceness),
+  };
+  return ["-e", GUARD_SOURCE, JSON.stringify(config)];
 }
 
 /**
@@ -103,6 +138,7 @@ export function spawnGuarded(
 ): ChildProcessWithoutNullStreams {
   const [program, ...args] = command;
   if (program === undefined) throw new Error("empty agent command");
+  const argv = guardArgs(command, options, true);
   const base = {
     env: options.env,
     stdio: "pipe" as const,
@@ -113,7 +149,7 @@ export function spawnGuarded(
     return spawn(program, args, { ...base, ...signal });
   // detached: the guard has a group of its own too, so a terminal's Ctrl-C reaches the host only. fd 3: the
   // control pipe; the guard reports the agent's pid on it, and its closing (the host died) ends the agent.
-  const child = spawn(process.execPath, guardArgs(command, options.cleanup ?? [], true), {
+  const child = spawn(process.execPath, argv, {
     ...base,
     ...signal,
     stdio: ["pipe", "pipe", "pipe", "pipe"],
@@ -139,10 +175,10 @@ export function spawnGuarded(
 export async function writeGuardScript(
   path: string,
   program: string,
-  cleanup: readonly string[] = [],
+  options: Pick<GuardOptions, "cleanup" | "niceness"> = {},
 ): Promise<string> {
   const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
-  const argv = [process.execPath, ...guardArgs([program], cleanup, false)].map(quote).join(" ");
+  const argv = [process.execPath, ...guardArgs([program], options, false)].map(quote).join(" ");
   await writePrivateFile(path, `#!/bin/sh\nexec ${argv} "$@"\n`, true);
   return path;
 }

@@ -53,6 +53,12 @@ export interface DriverOptions {
   startTimeoutMs?: number;
   /** Events the host may fall behind by before the driver stops reading the agent (default 1,000). */
   highWaterMark?: number;
+  /**
+   * How much lower than this process the agent runs, and all it starts (its tools, builds): a whole number 0–19
+   * added to this process's Unix niceness, capped at 19, so a busy agent leaves the host's CPU to the host.
+   * Default 0 (the host's priority); another value makes the driver's constructor throw a RangeError.
+   */
+  niceness?: number;
 }
 
 /** One interface for every agent program. */

@@ -19,8 +19,8 @@ export interface LocalSessionsOptions {
    * known ACP agent is passed). Undefined: the agents use their real model APIs.
    */
   modelBaseUrl?: (agent: ReturnType<typeof knownAgentOf>) => Promise<string>;
-  /** Extra driver options for every session (tests: a shorter start timeout). */
-  driverDefaults?: Partial<Pick<DriverOptions, "startTimeoutMs" | "highWaterMark">>;
+  /** Extra driver options for every session (tests: a shorter start timeout; serve: `--agent-nice`). */
+  driverDefaults?: Partial<Pick<DriverOptions, "startTimeoutMs" | "highWaterMark" | "niceness">>;
   clock?: () => string;
   warn?: (message: string) => void;
 }

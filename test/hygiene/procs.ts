@@ -48,3 +48,34 @@ export function environOf(pid: number): string | undefined {
     return undefined;
   }
 }
+
+/** Each thread of a process with its niceness (field 19 of /proc/<pid>/task/<tid>/stat); [] when it is gone. */
+export function threadNiceness(pid: number): Array<{ tid: number; nice: number }> {
+  const threads: Array<{ tid: number; nice: number }> = [];
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      // Fields from the 3rd on follow the command name's last ")": the 19th is the 17th of them.
+      const nice = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+      threads.push({ tid: Number(tid), nice });
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return threads;
+}
+
+/** A process's argv, or undefined when it is gone. */
+export function argvOf(pid: number): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1);
+  } catch {
+    return undefined;
+  }
+}

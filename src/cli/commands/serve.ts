@@ -32,6 +32,8 @@ DATA/store.db before any client sees it.
   --nats-stream NAME     the cluster's stream (default PROVIDER_RUNTIME; its registry: the KV bucket NAME_sessions)
   --node ID              this node's id in the cluster (default <host>-<pid>-<random>)
   --lease-ms N           how long a node holds its sessions without renewing its lease (default 15000)
+  --agent-nice N         run every agent N lower than the server (Unix nice, 0..19, default 10; 0: the same),
+                         so that busy agents leave the CPU to the server's event loop first
 
 Whoever holds the token can run programs on this machine as this user: keep it secret.
 Prints "listening on http://HOST:PORT" when ready. SIGINT/SIGTERM stop every session (session.exited stored)
@@ -52,9 +54,12 @@ const FLAGS = {
   "nats-stream": { type: "string" },
   node: { type: "string" },
   "lease-ms": { type: "string" },
+  "agent-nice": { type: "string" },
 } as const;
 
 export const DEFAULT_PORT = 4317;
+/** The server's event loop serves every session; an agent is batch work, so it yields the CPU to it. */
+export const DEFAULT_AGENT_NICE = 10;
 
 function portOf(text: string | undefined): number {
   if (text === undefined) return DEFAULT_PORT;
@@ -69,6 +74,13 @@ function leaseOf(text: string | undefined): number | undefined {
   if (!/^\d+$/.test(text) || ms < 300)
     throw new UsageError(`--lease-ms must be a whole number >= 300, not "${text}"`);
   return ms;
+}
+
+function agentNiceOf(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_AGENT_NICE;
+  const nice = Number(text);
+  if (!/^\d+$/.test(text) || nice > 19) throw new UsageError(`--agent-nice must be 0..19, not "${text}"`);
+  return nice;
 }
 
 function durabilityOf(text: string | undefined): "full" | "normal" {
@@ -99,6 +111,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   if (values.nats !== undefined && values.durability !== undefined)
     throw new UsageError("--durability is for DATA/store.db, not --nats");
   const durability = durabilityOf(values.durability);
+  const driverDefaults = { niceness: agentNiceOf(values["agent-nice"]) };
   const host = values.host ?? "127.0.0.1";
   const port = portOf(values.port);
   const dataDir = resolve(values.data ?? join(homedir(), ".provider-runtime"));
@@ -150,6 +163,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         ...(values.node === undefined ? {} : { node: values.node }),
         ...(leaseMs === undefined ? {} : { leaseMs }),
         ...(modelBaseUrl === undefined ? {} : { modelBaseUrl }),
+        driverDefaults,
       });
       warn(`node ${cluster.commands.node} of cluster ${cluster.store.stream} on ${values.nats}`);
     }
@@ -164,6 +178,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         port,
         version: packageInfo().version,
         warn,
+        driverDefaults,
         ...(values.cors === undefined ? {} : { corsOrigin: values.cors }),
         ...(modelBaseUrl === undefined ? {} : { modelBaseUrl }),
         ...(cluster === undefined ? {} : { commands: cluster.commands }),

@@ -1,5 +1,10 @@
 import type { ChildProcess } from "node:child_process";
-import { HOST_KILL_AFTER_MS, killAgentGroup, spawnGuarded } from "../../drivers/process-guard.js";
+import {
+  type GuardOptions,
+  HOST_KILL_AFTER_MS,
+  killAgentGroup,
+  spawnGuarded,
+} from "../../drivers/process-guard.js";
 
 /** How much of the start and of the end of the agent's stderr is kept. */
 const STDERR_KEPT = 4_000;
@@ -26,10 +31,7 @@ export class AgentProcess {
   #stderrLength = 0;
   #exit: AgentExit | undefined;
 
-  constructor(
-    command: readonly string[],
-    options: { cwd: string; env: Record<string, string | undefined>; cleanup?: readonly string[] },
-  ) {
+  constructor(command: readonly string[], options: GuardOptions & { cwd: string }) {
     this.child = spawnGuarded(command, options);
     this.spawnFailed = new Promise((resolve) => this.child.once("error", resolve));
     this.exited = new Promise((resolve) => {

@@ -5,7 +5,7 @@ import { acpAgentCredentials, agentEnv } from "../../drivers/agent-env.js";
 import { AGENT_PACKAGES, importAgentSdk } from "../../drivers/agent-programs.js";
 import { AwaitedCalls } from "../../drivers/awaited-calls.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
-import { findProgram } from "../../drivers/process-guard.js";
+import { checkedNiceness, findProgram } from "../../drivers/process-guard.js";
 import { removeDirs } from "../../drivers/temp-dirs.js";
 import {
   type DriverOptions,
@@ -59,6 +59,7 @@ class AcpDriver implements RuntimeDriver {
     readonly options: DriverOptions,
     readonly notInstalledMessage?: string,
   ) {
+    checkedNiceness(options.niceness);
     this.sessionId = sessionIdFor(options);
     this.#mapper = new AcpMapper(profile, {
       sessionId: this.sessionId,
@@ -105,6 +106,7 @@ class AcpDriver implements RuntimeDriver {
       cwd: this.options.cwd,
       env,
       cleanup: ownedDir === undefined ? [] : [ownedDir],
+      niceness: this.options.niceness,
     });
     this.#agent = agent;
     const spawnError = await Promise.race([agent.spawnFailed, spawnSettled(agent)]);

@@ -14,7 +14,7 @@ import { agentEnv } from "../../drivers/agent-env.js";
 import { AGENT_PACKAGES, importAgentSdk } from "../../drivers/agent-programs.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { claudeModelEnv } from "../../drivers/model-config.js";
-import { spawnGuarded } from "../../drivers/process-guard.js";
+import { checkedNiceness, spawnGuarded } from "../../drivers/process-guard.js";
 import type { ClaudeDriverOptions } from "../../drivers/provider-options.js";
 import { makePrivateDir, makePrivateSubdir, removeDirs } from "../../drivers/temp-dirs.js";
 import {
@@ -83,6 +83,7 @@ class ClaudeDriver implements RuntimeDriver {
   #requestCount = 0;
 
   constructor(options: ClaudeDriverOptions) {
+    checkedNiceness(options.niceness);
     this.#options = options;
     this.sessionId = sessionIdFor(options);
     this.#mapper = new ClaudeSdkMapper({ sessionId: this.sessionId, sequenceAfter: options.sequenceAfter });
@@ -240,6 +241,7 @@ class ClaudeDriver implements RuntimeDriver {
       signal,
       cwd,
       cleanup: this.#configDir === undefined ? [] : [this.#configDir],
+      niceness: this.#options.niceness,
     });
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (data: string) => this.#keepStderr(data));

@@ -2,6 +2,7 @@ import type { Codex, Thread, ThreadEvent } from "@openai/codex-sdk";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { AGENT_PACKAGES, codexSdkBinary, importAgentSdk } from "../../drivers/agent-programs.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
+import { checkedNiceness } from "../../drivers/process-guard.js";
 import type { CodexSdkDriverOptions } from "../../drivers/provider-options.js";
 import { removeDirs } from "../../drivers/temp-dirs.js";
 import {
@@ -53,6 +54,7 @@ class CodexSdkDriver implements RuntimeDriver {
   #stopped = false;
 
   constructor(options: CodexSdkDriverOptions) {
+    checkedNiceness(options.niceness);
     this.#options = options;
     this.sessionId = sessionIdFor(options);
     this.#mapper = new CodexSdkMapper({ sessionId: this.sessionId, sequenceAfter: options.sequenceAfter });
@@ -68,7 +70,12 @@ class CodexSdkDriver implements RuntimeDriver {
       const mock = this.#options.modelBaseUrl;
       const given = this.#options.executablePath ?? this.#options.codexPath;
       const program = given === undefined ? codexSdkBinary() : { path: given, pathDirs: [] };
-      const { env, executable, ownedDir } = await execEnvironment(mock, this.#options.env, program);
+      const { env, executable, ownedDir } = await execEnvironment(
+        mock,
+        this.#options.env,
+        program,
+        this.#options.niceness,
+      );
       this.#ownedHome = ownedDir;
       // The SDK spawns exec itself; through the guard script, so that exec never outlives the host.
       const codex: Codex = new sdk.Codex({

@@ -72,6 +72,7 @@ export async function execEnvironment(
   modelBaseUrl: string | undefined,
   extra: Record<string, string> | undefined,
   program: { path: string; pathDirs: string[] },
+  niceness?: number,
 ): Promise<ExecEnvironment> {
   const ownedDir = await makePrivateDir("codex-sdk-home-");
   try {
@@ -83,7 +84,10 @@ export async function execEnvironment(
     }
     const env = agentEnv({ credentials: "codex", mock: modelBaseUrl !== undefined, own, extra });
     if (program.pathDirs.length > 0) env.PATH = [...program.pathDirs, env.PATH].join(delimiter);
-    const executable = await writeGuardScript(join(ownedDir, "codex"), program.path, [ownedDir]);
+    const executable = await writeGuardScript(join(ownedDir, "codex"), program.path, {
+      cleanup: [ownedDir],
+      niceness,
+    });
     return { env, executable, ownedDir };
   } catch (error) {
     await removeDirs([ownedDir]);

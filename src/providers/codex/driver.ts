@@ -6,7 +6,13 @@ import { AGENT_PACKAGES, codexCommand } from "../../drivers/agent-programs.js";
 import { AwaitedCalls } from "../../drivers/awaited-calls.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { writeCodexHome } from "../../drivers/model-config.js";
-import { agentPidOf, HOST_KILL_AFTER_MS, killAgentGroup, spawnGuarded } from "../../drivers/process-guard.js";
+import {
+  agentPidOf,
+  checkedNiceness,
+  HOST_KILL_AFTER_MS,
+  killAgentGroup,
+  spawnGuarded,
+} from "../../drivers/process-guard.js";
 import type { CodexDriverOptions } from "../../drivers/provider-options.js";
 import { makePrivateDir, makePrivateSubdir, removeDirs } from "../../drivers/temp-dirs.js";
 import {
@@ -67,6 +73,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
   #exited: Promise<void> = Promise.resolve();
 
   constructor(readonly options: DriverOptions) {
+    checkedNiceness(options.niceness);
     this.sessionId = sessionIdFor(options);
     this.#mapper = new CodexAppServerMapper({
       sessionId: this.sessionId,
@@ -205,6 +212,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
       cwd: this.options.cwd,
       env,
       cleanup: this.#tempHome === undefined ? [] : [this.#tempHome],
+      niceness: this.options.niceness,
     });
     this.#child = child;
     this.#exited = new Promise((resolve) => {

@@ -1,0 +1,85 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { getPriority, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnGuarded, writeGuardScript } from "./process-guard.js";
+
+/** A shell that prints its own niceness, then its child's (a second shell), one per line. */
+const PRINT_NICE = ["sh", "-c", `ps -o ni= -p $$; sh -c 'ps -o ni= -p $$'`];
+
+let work: string;
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "process-guard-test-"));
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+/** Runs a program to its end; its stdout split into trimmed lines, and its exit code. */
+function outputOf(child: ReturnType<typeof spawn>): Promise<{ lines: string[]; code: number | null }> {
+  let out = "";
+  child.stdout?.setEncoding("utf8").on("data", (text: string) => {
+    out += text;
+  });
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (code) =>
+      resolve({
+        lines: out
+          .trim()
+          .split("\n")
+          .map((line) => line.trim()),
+        code,
+      }),
+    );
+  });
+}
+
+const env = { PATH: process.env.PATH };
+
+describe("the guard's niceness (real programs)", () => {
+  const host = getPriority();
+
+  it("runs the agent and its child at the host's niceness + 7", async () => {
+    const { lines, code } = await outputOf(spawnGuarded(PRINT_NICE, { env, niceness: 7 }));
+    expect(code).toBe(0);
+    const expected = String(Math.min(19, host + 7));
+    expect(lines).toEqual([expected, expected]);
+  });
+
+  it("leaves both at the host's niceness with niceness 0, and without one", async () => {
+    for (const options of [{ env, niceness: 0 }, { env }]) {
+      const { lines, code } = await outputOf(spawnGuarded(PRINT_NICE, options));
+      expect(code).toBe(0);
+      expect(lines).toEqual([String(host), String(host)]);
+    }
+  });
+
+  it("does not lower the host: its own niceness is unchanged after a guarded spawn", async () => {
+    await outputOf(spawnGuarded(PRINT_NICE, { env, niceness: 9 }));
+    expect(getPriority()).toBe(host);
+  });
+
+  it("writeGuardScript: the script's program runs at + 5; under `nice -n 15`, + 10 is capped at 19", async () => {
+    const script = await writeGuardScript(join(work, "guarded-sh"), "sh", { niceness: 5 });
+    const args = PRINT_NICE.slice(1);
+    const plain = await outputOf(spawn(script, args, { env }));
+    expect(plain.code).toBe(0);
+    expect(plain.lines).toEqual(Array(2).fill(String(Math.min(19, host + 5))));
+
+    const capped = await writeGuardScript(join(work, "capped-sh"), "sh", { niceness: 10 });
+    const under = await outputOf(spawn("nice", ["-n", "15", capped, ...args], { env }));
+    expect(under.code).toBe(0);
+    expect(under.lines).toEqual(["19", "19"]);
+  });
+
+  it("refuses a niceness that is negative, above 19 or not whole (nothing is spawned)", async () => {
+    for (const niceness of [-1, 20, 1.5, Number.NaN]) {
+      expect(() => spawnGuarded(["sh", "-c", "exit 0"], { env, niceness })).toThrow(
+        /niceness must be a whole number 0\.\.19/,
+      );
+      await expect(writeGuardScript(join(work, "never"), "sh", { niceness })).rejects.toThrow(RangeError);
+    }
+  });
+});

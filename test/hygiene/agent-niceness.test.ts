@@ -1,0 +1,159 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { getPriority, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RuntimeEvent } from "../../src/contracts/events.js";
+import type { DriverOptions } from "../../src/drivers/types.js";
+import { type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
+import type { CodexAppServerDriver } from "../../src/providers/codex/driver.js";
+import { argvOf, descendants, type Proc, threadNiceness } from "./procs.js";
+import { makeDriver, TARGETS, type Target } from "./targets.js";
+
+let mock: MockModelServer;
+let work: string;
+
+beforeAll(async () => {
+  mock = await startMockModel();
+  work = mkdtempSync(join(tmpdir(), "hygiene-nice-"));
+});
+afterAll(async () => {
+  await mock?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** A process guard (process-guard.ts): `node -e SOURCE CONFIG`, its source naming itself in its error line. */
+function isGuard(pid: number): boolean {
+  const argv = argvOf(pid);
+  return (
+    argv?.[0] === process.execPath && argv[1] === "-e" && argv[2]?.includes("provider-runtime guard") === true
+  );
+}
+
+/** What a run saw, polled every 100 ms and at each request and turn end. */
+interface Seen {
+  /** Every thread of every process below a guard (the agent, its children, their tools): "pid/tid argv" → nices. */
+  agentThreads: Map<string, Set<number>>;
+  agentPids: Set<number>;
+  /** A guard's main thread (the one that forks the agent), once the guard is running. */
+  guardNice: Map<number, Set<number>>;
+  /** Processes this host started that are neither a guard nor below one. */
+  unguarded: Set<string>;
+}
+
+function note<K>(seen: Map<K, Set<number>>, key: K, nice: number): void {
+  const values = seen.get(key) ?? new Set();
+  values.add(nice);
+  seen.set(key, values);
+}
+
+function sample(seen: Seen, atRest: boolean): void {
+  const procs = descendants(process.pid);
+  const byPid = new Map<number, Proc>(procs.map((proc) => [proc.pid, proc]));
+  const guards = new Set(procs.filter((proc) => isGuard(proc.pid)).map((proc) => proc.pid));
+  const belowGuard = (proc: Proc): boolean => {
+    for (let up = byPid.get(proc.ppid); up !== undefined; up = byPid.get(up.ppid))
+      if (guards.has(up.pid)) return true;
+    return guards.has(proc.ppid);
+  };
+  for (const proc of procs) {
+    const argv = argvOf(proc.pid);
+    // A zombie (or a process gone meanwhile) has no argv: it runs nothing, whoever it was.
+    if (argv === undefined || argv.length === 0) continue;
+    const name = argv.slice(0, 2).join(" ");
+    if (guards.has(proc.pid)) {
+      // Its main thread lowers itself at its start: read once the agent is up (a request, a turn's end).
+      const main = threadNiceness(proc.pid).find((thread) => thread.tid === proc.pid);
+      if (atRest && main !== undefined) note(seen.guardNice, proc.pid, main.nice);
+    } else if (belowGuard(proc)) {
+      seen.agentPids.add(proc.pid);
+      for (const thread of threadNiceness(proc.pid))
+        note(seen.agentThreads, `${proc.pid}/${thread.tid} ${name}`, thread.nice);
+    } else {
+      seen.unguarded.add(`${proc.pid} ${name}`);
+    }
+  }
+}
+
+/** One `mock:shell` turn (its approval accepted), sampling the agent's processes throughout. */
+async function runSampled(
+  target: Target,
+  options: Partial<DriverOptions>,
+): Promise<Seen & { agentPid?: number }> {
+  const cwd = mkdtempSync(join(work, "cwd-"));
+  const driver = await makeDriver(target, { cwd, modelBaseUrl: mock.baseUrl, ...options });
+  const seen: Seen = {
+    agentThreads: new Map(),
+    agentPids: new Set(),
+    guardNice: new Map(),
+    unguarded: new Set(),
+  };
+  const poller = setInterval(() => sample(seen, false), 100);
+  const events: RuntimeEvent[] = [];
+  let agentPid: number | undefined;
+  try {
+    await driver.start();
+    if (target === "codex") agentPid = (driver as CodexAppServerDriver).pid;
+    const done = (async () => {
+      for await (const event of driver.events) {
+        events.push(event);
+        if (event.type === "request.opened" && event.requestId !== undefined) {
+          sample(seen, true);
+          await driver.respond(event.requestId, { decision: "accept" });
+        }
+        if (event.type === "turn.completed") {
+          sample(seen, true);
+          await driver.stop();
+        }
+      }
+    })();
+    await driver.sendTurn({ text: "mock:shell run a command" });
+    await done;
+  } finally {
+    clearInterval(poller);
+    await driver.stop();
+  }
+  expect(events.find((e) => e.type === "turn.completed")?.payload).toMatchObject({ state: "completed" });
+  return { ...seen, ...(agentPid === undefined ? {} : { agentPid }) };
+}
+
+/** The entries ever seen at a niceness other than `expected` (empty when none was). */
+function offBy(entries: Map<string | number, Set<number>>, expected: number): string[] {
+  return [...entries]
+    .filter(([, nices]) => [...nices].some((nice) => nice !== expected))
+    .map(([key, nices]) => `${key}: ${[...nices].join(",")}`);
+}
+
+describe("DriverOptions.niceness: the agent, every thread and every process of it, below the host (real agents)", () => {
+  const host = getPriority();
+  const lowered = Math.min(19, host + 5);
+
+  for (const target of TARGETS) {
+    it(`${target}: niceness 5 puts every agent thread at the host's + 5; the host and its guards' spawns stay put`, async () => {
+      const seen = await runSampled(target, { niceness: 5 });
+      expect(seen.agentPids.size, "agent processes seen").toBeGreaterThan(0);
+      expect(seen.agentThreads.size, "agent threads seen").toBeGreaterThan(3);
+      expect(offBy(seen.agentThreads, lowered)).toEqual([]);
+      expect(seen.guardNice.size, "guards read at rest").toBeGreaterThan(0);
+      expect(offBy(seen.guardNice, lowered)).toEqual([]);
+      expect([...seen.unguarded]).toEqual([]);
+      expect(getPriority()).toBe(host);
+      if (target === "codex") expect(seen.agentPids).toContain(seen.agentPid);
+    }, 90_000);
+  }
+
+  it("every driver refuses a niceness outside 0..19 when it is made (before it creates anything)", async () => {
+    for (const target of TARGETS)
+      for (const niceness of [-1, 20, 2.5]) {
+        const made = makeDriver(target, { cwd: work, modelBaseUrl: mock.baseUrl, niceness });
+        await expect(made, `${target} ${niceness}`).rejects.toThrow(
+          /niceness must be a whole number 0\.\.19/,
+        );
+      }
+  });
+
+  it("codex without niceness: every agent thread at the host's niceness (the default is 0)", async () => {
+    const seen = await runSampled("codex", {});
+    expect(seen.agentThreads.size, "agent threads seen").toBeGreaterThan(3);
+    expect(offBy(seen.agentThreads, host)).toEqual([]);
+  }, 90_000);
+});
