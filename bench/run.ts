@@ -7,7 +7,7 @@ import { buildCli, normalizeProcess, removeFile, writeBigTranscript } from "./bi
 import { fixtureLines, repeatedCorpus } from "./fixture-corpus.js";
 import { importBench } from "./import-history.js";
 import { liveLatency } from "./live-latency.js";
-import { formatServerBench, serverBenchFromEnv } from "./server-section.js";
+import { formatServerBench, serverBenchesFromEnv } from "./server-section.js";
 import { storeBench } from "./store.js";
 import { floor, normalization, parseAndWriteOnly, retainedState, type Throughput } from "./throughput.js";
 
@@ -138,5 +138,6 @@ if ((!only || importOnly) && !args.has("--no-import")) {
 if ((!only || serverOnly) && !args.has("--no-server")) {
   const command = await buildCli();
   out("");
-  for (const line of formatServerBench(await serverBenchFromEnv(command))) out(line);
+  for await (const result of serverBenchesFromEnv(command))
+    for (const line of formatServerBench(result)) out(line);
 }

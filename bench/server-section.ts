@@ -7,17 +7,26 @@ import { type ServerBenchResult, serverBench } from "./server.js";
  * app server is the cheapest agent per session on 2 cores — one Rust process, no Node runtime of its own) and
  * BENCH_SERVER_MODEL (`process`: the mock model in a process of its own; `inline`: `serve --mock`).
  * BENCH_SERVER_CPU_PROF=DIR writes a CPU profile of the server process there. BENCH_SERVER_PACE=N (default 100;
- * 0: unpaced) has the mock model stream N deltas per second per session, like a real model: the paced run is the
+ * 0: unpaced; several, comma-separated, run one after another) has the mock model stream N deltas per second per session, like a real model: the paced run is the
  * added-latency figure; unpaced, the queue saturates and the run measures throughput only.
  * BENCH_SERVER_DURABILITY (normal | full) is `serve --durability` (unset: the server's default).
+ * BENCH_SERVER_SECONDS (default 40; 0: none) interrupts the turns still running that long after they were sent,
+ * so that a slow pace still ends in bounded time.
  */
-export function serverBenchFromEnv(command: string[]): Promise<ServerBenchResult> {
+export async function* serverBenchesFromEnv(command: string[]): AsyncGenerator<ServerBenchResult> {
+  for (const pace of pacesOf(process.env.BENCH_SERVER_PACE)) yield await serverBenchFromEnv(command, pace);
+}
+
+function serverBenchFromEnv(command: string[], pace: { pace?: number }): Promise<ServerBenchResult> {
   return serverBench({
     sessions: Number(process.env.BENCH_SERVER_SESSIONS ?? 50),
     subscribers: Number(process.env.BENCH_SERVER_SUBSCRIBERS ?? 5),
     provider: (process.env.BENCH_SERVER_PROVIDER ?? "codex") as DriverProvider,
     model: process.env.BENCH_SERVER_MODEL === "inline" ? "inline" : "process",
-    ...paceOf(process.env.BENCH_SERVER_PACE),
+    ...pace,
+    ...(process.env.BENCH_SERVER_SECONDS === "0"
+      ? {}
+      : { windowSeconds: Number(process.env.BENCH_SERVER_SECONDS ?? 40) }),
     ...durabilityOf(process.env.BENCH_SERVER_DURABILITY),
     ...(process.env.BENCH_SERVER_CPU_PROF === undefined
       ? {}
@@ -32,23 +41,29 @@ function durabilityOf(text: string | undefined): { durability?: "full" | "normal
   throw new Error(`BENCH_SERVER_DURABILITY must be full or normal, not "${text}"`);
 }
 
-function paceOf(text: string | undefined): { pace?: number } {
-  const pace = Number(text ?? 100);
-  return pace > 0 ? { pace } : {};
+/** `BENCH_SERVER_PACE`: one pace or several, comma-separated (one run each); 0 is unpaced. */
+function pacesOf(text: string | undefined): { pace?: number }[] {
+  return (text ?? "100").split(",").map((part) => {
+    const pace = Number(part);
+    if (!Number.isFinite(pace) || pace < 0)
+      throw new Error(`BENCH_SERVER_PACE must be numbers ≥ 0, comma-separated, not "${text}"`);
+    return pace > 0 ? { pace } : {};
+  });
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
 export function formatServerBench(result: ServerBenchResult): string[] {
-  const { latency } = result;
+  const { latency, cores } = result;
   return [
     `serve --durability ${result.durability} (${result.model === "inline" ? "--mock" : "--model-url: the mock model in its own process"}): ${result.sessions} ${result.provider} sessions × ${result.subscribers} SSE subscribers, one mock:long turn each`,
     result.pace === undefined
       ? "  UNPACED: the mock streams as fast as it can, the queue saturates: a throughput figure, not added latency"
       : `  PACED: the mock streams ${fmt(result.pace)} deltas/s per session, like a real model: the added-latency figure`,
-    `  turns took ${result.seconds.toFixed(1)} s: ${fmt(result.stored)} events stored (${fmt(result.storedPerSecond)}/s), ${fmt(result.delivered)} delivered (${fmt(result.deliveredPerSecond)}/s)`,
+    `  turns ${result.interrupted ? "interrupted after" : "took"} ${result.seconds.toFixed(1)} s: ${fmt(result.stored)} events stored (${fmt(result.storedPerSecond)}/s), ${fmt(result.delivered)} delivered (${fmt(result.deliveredPerSecond)}/s)`,
     `  driver → subscriber latency p50 ${latency.p50Ms.toFixed(1)} ms, p99 ${latency.p99Ms.toFixed(1)} ms, max ${latency.maxMs.toFixed(1)} ms over ${fmt(latency.samples)} deliveries (createdAt has ms resolution: up to +1 ms)`,
     `  server peak RSS ${result.peakRssMb.toFixed(0)} MB; machine load average ${result.loadAverage.toFixed(1)} on ${availableParallelism()} cores`,
+    `  CPU during the turns, in cores: server ${cores.server.toFixed(2)}, agents ${cores.agents.toFixed(2)}, mock model ${cores.model.toFixed(2)}, subscribers (this process) ${cores.subscribers.toFixed(2)}`,
     result.mismatches.length === 0
       ? "  nothing dropped: per session, events stored = emitted = delivered to each subscriber"
       : `  DROPPED: ${result.mismatches.join("; ")}`,

@@ -12,6 +12,7 @@ import type { RuntimeEvent } from "../src/contracts/events.js";
 import type { DriverProvider } from "../src/drivers/types.js";
 import { SCENARIO_PROMPTS } from "../src/mock-model/index.js";
 import { startServe } from "../test/client/support/serve-process.js";
+import { ownCpu, treeCpu } from "./process-cpu.js";
 
 export interface ServerBenchOptions {
   sessions: number;
@@ -25,8 +26,10 @@ export interface ServerBenchOptions {
   cpuProfileDir?: string;
   /** The mock model's SSE events (deltas) per second per stream, like a real model; unset: as fast as it can. */
   pace?: number;
-  /** `serve --durability`; unset: the flag is left out (the server's default: full). */
+  /** `serve --durability`; unset: the flag is left out (the server's default: normal). */
   durability?: "full" | "normal";
+  /** Turns still running this many seconds after they were sent are interrupted (the window ends there). */
+  windowSeconds?: number;
 }
 
 export interface ServerBenchResult {
@@ -37,6 +40,8 @@ export interface ServerBenchResult {
   pace: number | undefined;
   durability: "full" | "normal" | "default";
   seconds: number;
+  /** The turns were interrupted at the window's end (else every turn completed). */
+  interrupted: boolean;
   stored: number;
   delivered: number;
   storedPerSecond: number;
@@ -45,6 +50,11 @@ export interface ServerBenchResult {
   peakRssMb: number;
   /** The machine's 1-minute load average at the end (the machine may be shared). */
   loadAverage: number;
+  /**
+   * CPU used during the turns, in cores (CPU seconds / wall seconds): the server process, the agents below it
+   * (and their guards), the mock model, this process (the subscribers). The machine has `availableParallelism()`.
+   */
+  cores: { server: number; agents: number; model: number; subscribers: number };
   /** Sessions whose counts differ (stored ≠ emitted or a subscriber's ≠ stored), with the counts. */
   mismatches: string[];
 }
@@ -78,8 +88,12 @@ class LatencyHistogram {
     if (ms > this.#max) this.#max = ms;
   }
 
-  /** The upper edge of the bucket holding the q-quantile. */
+  /** The upper edge of the bucket holding the q-quantile (never above the largest sample). */
   quantile(q: number): number {
+    return Math.min(this.#max, this.#bucketEdge(q));
+  }
+
+  #bucketEdge(q: number): number {
     const target = Math.ceil(q * this.#count);
     let seen = 0;
     for (let i = 0; i < this.#fine.length; i++) {
@@ -120,7 +134,7 @@ interface Subscriber {
 async function mockModelProcess(
   command: string[],
   pace: number | undefined,
-): Promise<{ baseUrl: string; close(): void }> {
+): Promise<{ baseUrl: string; pid: number; close(): void }> {
   const paceArgs = pace === undefined ? [] : ["--pace", String(pace)];
   const child = spawn(process.execPath, [...command, "mock-model", ...paceArgs], {
     stdio: ["ignore", "pipe", "inherit"],
@@ -134,7 +148,7 @@ async function mockModelProcess(
     });
     child.once("exit", (code) => fail(new Error(`mock-model exited (${code})`)));
   });
-  return { baseUrl, close: () => child.kill("SIGTERM") };
+  return { baseUrl, pid: child.pid as number, close: () => child.kill("SIGTERM") };
 }
 
 export async function serverBench(options: ServerBenchOptions): Promise<ServerBenchResult> {
@@ -142,6 +156,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
     throw new Error("bench: a paced mock model runs in its own process (model: process)");
   const model =
     options.model === "process" ? await mockModelProcess(options.command, options.pace) : undefined;
+  const modelCpu = () => (model === undefined ? 0 : treeCpu(model.pid).own);
   const durability = options.durability ?? "default";
   const serve = await startServe({
     command: options.command,
@@ -208,12 +223,30 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
     }, 60_000);
     const before = [...subscribers.values()].flat().reduce((sum, s) => sum + s.count, 0);
     const storedBefore = (await client.listSessions()).reduce((sum, s) => sum + s.lastSequence, 0);
+    const serverPid = serve.child.pid as number;
+    const cpuBefore = { tree: treeCpu(serverPid), model: modelCpu(), own: ownCpu() };
     measuring = true;
     const start = wallNow();
     await Promise.all(ids.map((id) => client.sendTurn(id, { text: `${SCENARIO_PROMPTS.long} bench` })));
+    let interrupted = false;
+    const window =
+      options.windowSeconds === undefined
+        ? undefined
+        : setTimeout(() => {
+            interrupted = true;
+            for (const id of ids) void client.interrupt(id).catch(() => undefined);
+          }, options.windowSeconds * 1000);
     await Promise.all(turnsDone);
+    clearTimeout(window);
     const seconds = (wallNow() - start) / 1000;
     measuring = false;
+    const cpuAfter = { tree: treeCpu(serverPid), model: modelCpu(), own: ownCpu() };
+    const cores = {
+      server: (cpuAfter.tree.own - cpuBefore.tree.own) / seconds,
+      agents: (cpuAfter.tree.descendants - cpuBefore.tree.descendants) / seconds,
+      model: (cpuAfter.model - cpuBefore.model) / seconds,
+      subscribers: (cpuAfter.own - cpuBefore.own) / seconds,
+    };
     const storedDuring =
       (await client.listSessions()).reduce((sum, s) => sum + s.lastSequence, 0) - storedBefore;
     // delivered in the window: every subscriber has the turn's end by now (same stream, same events)
@@ -249,6 +282,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
       pace: options.pace,
       durability,
       seconds,
+      interrupted,
       stored: storedDuring,
       delivered: deliveredDuring,
       storedPerSecond: storedDuring / seconds,
@@ -261,6 +295,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
       },
       peakRssMb: peak,
       loadAverage: loadavg()[0] ?? 0,
+      cores,
       mismatches,
     };
   } finally {

@@ -106,7 +106,7 @@ export function mountSessionRoutes(app: OpenAPIHono, options: SessionRoutesOptio
       throw new SessionCommandError("invalid", `${field}: not a sequence number`, field);
     }
     if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
-      return streamEvents(c, store, id, after, heartbeatMs);
+      return streamEvents(store, id, after, heartbeatMs);
     }
     const events = await store.readEvents(id, after, query.limit ?? EVENTS_PAGE_LIMIT);
     return c.json({ events, next: events.at(-1)?.sequence ?? after }, 200);
