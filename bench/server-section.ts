@@ -9,7 +9,8 @@ import { type ServerBenchResult, serverBench } from "./server.js";
  * BENCH_SERVER_CPU_PROF=DIR writes a CPU profile of the server process there. BENCH_SERVER_PACE=N (default 100;
  * 0: unpaced; several, comma-separated, run one after another) has the mock model stream N deltas per second per session, like a real model: the paced run is the
  * added-latency figure; unpaced, the queue saturates and the run measures throughput only.
- * BENCH_SERVER_DURABILITY (normal | full) is `serve --durability` (unset: the server's default).
+ * BENCH_SERVER_DURABILITY (normal | full) is `serve --durability` and BENCH_SERVER_AGENT_NICE (0–19)
+ * `serve --agent-nice` (unset: the server's defaults).
  * BENCH_SERVER_SECONDS (default 40; 0: none) interrupts the turns still running that long after they were sent,
  * so that a slow pace still ends in bounded time.
  */
@@ -28,6 +29,9 @@ function serverBenchFromEnv(command: string[], pace: { pace?: number }): Promise
       ? {}
       : { windowSeconds: Number(process.env.BENCH_SERVER_SECONDS ?? 40) }),
     ...durabilityOf(process.env.BENCH_SERVER_DURABILITY),
+    ...(process.env.BENCH_SERVER_AGENT_NICE === undefined
+      ? {}
+      : { agentNice: Number(process.env.BENCH_SERVER_AGENT_NICE) }),
     ...(process.env.BENCH_SERVER_CPU_PROF === undefined
       ? {}
       : { cpuProfileDir: process.env.BENCH_SERVER_CPU_PROF }),
@@ -56,7 +60,7 @@ const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 export function formatServerBench(result: ServerBenchResult): string[] {
   const { latency, cores } = result;
   return [
-    `serve --durability ${result.durability} (${result.model === "inline" ? "--mock" : "--model-url: the mock model in its own process"}): ${result.sessions} ${result.provider} sessions × ${result.subscribers} SSE subscribers, one mock:long turn each`,
+    `serve --durability ${result.durability} --agent-nice ${result.agentNice} (${result.model === "inline" ? "--mock" : "--model-url: the mock model in its own process"}): ${result.sessions} ${result.provider} sessions × ${result.subscribers} SSE subscribers, one mock:long turn each`,
     result.pace === undefined
       ? "  UNPACED: the mock streams as fast as it can, the queue saturates: a throughput figure, not added latency"
       : `  PACED: the mock streams ${fmt(result.pace)} deltas/s per session, like a real model: the added-latency figure`,

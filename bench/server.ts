@@ -30,6 +30,8 @@ export interface ServerBenchOptions {
   durability?: "full" | "normal";
   /** Turns still running this many seconds after they were sent are interrupted (the window ends there). */
   windowSeconds?: number;
+  /** `serve --agent-nice`; unset: the server's default (10). */
+  agentNice?: number;
 }
 
 export interface ServerBenchResult {
@@ -39,6 +41,7 @@ export interface ServerBenchResult {
   model: "process" | "inline";
   pace: number | undefined;
   durability: "full" | "normal" | "default";
+  agentNice: number | "default";
   seconds: number;
   /** The turns were interrupted at the window's end (else every turn completed). */
   interrupted: boolean;
@@ -167,6 +170,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
     args: [
       ...(model === undefined ? ["--mock"] : ["--model-url", model.baseUrl]),
       ...(options.durability === undefined ? [] : ["--durability", options.durability]),
+      ...(options.agentNice === undefined ? [] : ["--agent-nice", String(options.agentNice)]),
     ],
   }).catch((error: unknown) => {
     model?.close();
@@ -281,6 +285,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
       model: options.model,
       pace: options.pace,
       durability,
+      agentNice: options.agentNice ?? "default",
       seconds,
       interrupted,
       stored: storedDuring,
