@@ -11,7 +11,9 @@ import { RemoteClient } from "../src/client/index.js";
 import type { RuntimeEvent } from "../src/contracts/events.js";
 import type { DriverProvider } from "../src/drivers/types.js";
 import { SCENARIO_PROMPTS } from "../src/mock-model/index.js";
-import { startServe } from "../test/client/support/serve-process.js";
+import { ServeProcess } from "../test/server/support/serve-process.js";
+
+const BENCH_TOKEN = "bench-token-0123456789";
 
 export interface ServerBenchOptions {
   sessions: number;
@@ -143,21 +145,26 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
   const model =
     options.model === "process" ? await mockModelProcess(options.command, options.pace) : undefined;
   const durability = options.durability ?? "default";
-  const serve = await startServe({
+  const serve = await ServeProcess.start({
     command: options.command,
     ...(options.cpuProfileDir === undefined
       ? {}
       : { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] }),
     startTimeoutMs: 60_000,
-    args: [
+    token: BENCH_TOKEN,
+    extra: [
       ...(model === undefined ? ["--mock"] : ["--model-url", model.baseUrl]),
       ...(options.durability === undefined ? [] : ["--durability", options.durability]),
+      // the sessions' cwds are made in the temp dir
+      "--root",
+      tmpdir(),
     ],
   }).catch((error: unknown) => {
     model?.close();
+    ServeProcess.removeDirs();
     throw error;
   });
-  const client = new RemoteClient({ baseUrl: serve.baseUrl, token: serve.token });
+  const client = new RemoteClient({ baseUrl: serve.url, token: BENCH_TOKEN });
   const cwds: string[] = [];
   try {
     const ids: string[] = [];
@@ -265,6 +272,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
     };
   } finally {
     await serve.stop();
+    ServeProcess.removeDirs();
     model?.close();
     await Promise.all(cwds.map((cwd) => rm(cwd, { recursive: true, force: true })));
   }
