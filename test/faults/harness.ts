@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -165,6 +165,9 @@ export function describeFaults(target: DriverTarget): void {
   describe(`${target.name}: driver faults (the real program behind a fault proxy, mock model)`, () => {
     let mock: MockModelServer;
     let work: string;
+    /** This file's TMPDIR while it runs: the drivers' own temp dirs land here, and must be gone after `stop`. */
+    let driversTmp: string;
+    const outerTmpdir = process.env.TMPDIR;
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     const drivers: RuntimeDriver[] = [];
@@ -172,6 +175,9 @@ export function describeFaults(target: DriverTarget): void {
     beforeAll(async () => {
       mock = await startMockModel(target.mock);
       work = await mkdtemp(join(tmpdir(), `faults-${target.name.replace(/\W+/g, "-")}-`));
+      driversTmp = join(work, "tmp");
+      await mkdir(driversTmp);
+      process.env.TMPDIR = driversTmp;
       process.on("unhandledRejection", onUnhandled);
     });
     afterEach(async () => {
@@ -180,8 +186,11 @@ export function describeFaults(target: DriverTarget): void {
         drivers.splice(0).map((d) => within(d.stop(), 10_000, "stop").catch(() => undefined)),
       );
       expect(unhandled, "unhandled rejections").toEqual([]);
+      expect(await readdir(driversTmp), "the drivers' temp dirs once stop() resolved").toEqual([]);
     });
     afterAll(async () => {
+      if (outerTmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = outerTmpdir;
       process.off("unhandledRejection", onUnhandled);
       await mock?.close();
       if (work !== undefined) await rm(work, { recursive: true, force: true });

@@ -79,7 +79,9 @@ class ClaudeDriver implements RuntimeDriver {
   #query: Query | undefined;
   #pump: Promise<void> | undefined;
   #configDir: string | undefined;
+  #removingConfigDir: Promise<void> | undefined;
   #stopping = false;
+  #stopped: Promise<void> | undefined;
   #requestCount = 0;
 
   constructor(options: ClaudeDriverOptions) {
@@ -149,8 +151,13 @@ class ClaudeDriver implements RuntimeDriver {
     this.#session.warn(message, detail);
   }
 
-  async stop(): Promise<void> {
-    if (this.#stopping) return;
+  /** Every call resolves once the session has stopped and its dir is gone (a second call waits for the first). */
+  stop(): Promise<void> {
+    this.#stopped ??= this.#stop();
+    return this.#stopped;
+  }
+
+  async #stop(): Promise<void> {
     this.#stopping = true;
     this.#cancelPermissions("stopped by host");
     this.#prompts.end();
@@ -339,10 +346,12 @@ class ClaudeDriver implements RuntimeDriver {
     return this.#stderr.length === 0 ? "" : ` (stderr: ${this.#stderr.slice(-3).join(" | ")})`;
   }
 
+  /** Removes the session dir; a later call (a stop after a failure began it) waits for that same removal. */
   async #removeConfigDir(): Promise<void> {
     const dir = this.#configDir;
     this.#configDir = undefined;
-    await removeDirs([dir]);
+    if (dir !== undefined) this.#removingConfigDir = removeDirs([dir]);
+    await this.#removingConfigDir;
   }
 }
 

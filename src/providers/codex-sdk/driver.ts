@@ -50,7 +50,8 @@ class CodexSdkDriver implements RuntimeDriver {
   #thread: Thread | undefined;
   #ownedHome: string | undefined;
   #run: ActiveRun | undefined;
-  #stopped = false;
+  #removingHome: Promise<void> | undefined;
+  #stopped: Promise<void> | undefined;
 
   constructor(options: CodexSdkDriverOptions) {
     this.#options = options;
@@ -92,7 +93,7 @@ class CodexSdkDriver implements RuntimeDriver {
         kind: "crash",
         message: `could not start the Codex SDK: ${messageOf(error)}`,
       });
-      await removeDirs([this.#ownedHome]);
+      await this.#removeHome();
       throw error;
     }
   }
@@ -168,9 +169,13 @@ class CodexSdkDriver implements RuntimeDriver {
     this.#session.warn(message, detail);
   }
 
-  async stop(): Promise<void> {
-    if (this.#stopped) return;
-    this.#stopped = true;
+  /** Every call resolves once the session has stopped and its dir is gone (a second call waits for the first). */
+  stop(): Promise<void> {
+    this.#stopped ??= this.#stop();
+    return this.#stopped;
+  }
+
+  async #stop(): Promise<void> {
     const run = this.#run;
     if (run !== undefined) {
       if (!run.turnEnded && !this.#session.ended)
@@ -180,13 +185,21 @@ class CodexSdkDriver implements RuntimeDriver {
       await withTimeout(run.done, STOP_GRACE_MS);
     }
     this.#session.terminate({ kind: "stop", message: "stopped by host" });
-    await removeDirs([this.#ownedHome]);
+    await this.#removeHome();
   }
 
   /** The session ends on a failure: the exec process is gone or going (its guard ends it), and so is the dir. */
   #crash(message: string): void {
     this.#session.terminate({ kind: "crash", message });
-    void removeDirs([this.#ownedHome]);
+    void this.#removeHome();
+  }
+
+  /** Removes the owned home once; every later call (a stop after a crash began it) waits for that removal. */
+  async #removeHome(): Promise<void> {
+    const dir = this.#ownedHome;
+    this.#ownedHome = undefined;
+    if (dir !== undefined) this.#removingHome = removeDirs([dir]);
+    await this.#removingHome;
   }
 
   #record(record: HostRecord): void {

@@ -62,6 +62,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
   #threadId: string | undefined;
   #turnId: string | undefined;
   #tempHome: string | undefined;
+  #removingTemp: Promise<void> | undefined;
   #stderrTail = "";
   #stopping = false;
   #exited: Promise<void> = Promise.resolve();
@@ -166,10 +167,12 @@ export class CodexAppServerDriver implements RuntimeDriver {
     await this.#removeTemp();
   }
 
+  /** Removes the temp home; a later call (a stop after a crash began it) waits for that same removal. */
   async #removeTemp(): Promise<void> {
     const dir = this.#tempHome;
     this.#tempHome = undefined;
-    await removeDirs([dir]);
+    if (dir !== undefined) this.#removingTemp = removeDirs([dir]);
+    await this.#removingTemp;
   }
 
   async #spawn(): Promise<void> {
