@@ -470,6 +470,23 @@ export function describeFaults(target: DriverTarget): void {
       },
       TEST_TIMEOUT_MS * 2,
     );
+
+    it(
+      "9. stop() twice at once: the second resolves only once the driver's own temp dir is gone",
+      async () => {
+        const driver = await driverWith({ mode: "pass" });
+        const reader = new Reader(driver);
+        await within(driver.start(), 15_000, "start()");
+        expect((await readdir(driversTmp)).length, "the driver's own dir, made at start").toBeGreaterThan(0);
+        const first = driver.stop();
+        await within(driver.stop(), 10_000, "the second stop()");
+        expect(await readdir(driversTmp)).toEqual([]);
+        await within(first, 10_000, "the first stop()");
+        await within(reader.done, 10_000, "the event stream");
+        expectTerminal(reader.events);
+      },
+      TEST_TIMEOUT_MS,
+    );
   });
 }
 

@@ -51,6 +51,9 @@ class AcpDriver implements RuntimeDriver {
   #stopping = false;
   /** A state dir made for this session by `acpAgentCommand`: removed when the session ends. */
   #ownedDir: string | undefined;
+  #removingOwnedDir: Promise<void> | undefined;
+  /** The first shutdown: every later one (a second stop) waits for it. */
+  #shutdownDone: Promise<void> | undefined;
 
   constructor(
     readonly provider: DriverProvider,
@@ -184,8 +187,14 @@ class AcpDriver implements RuntimeDriver {
     for (const answer of pending) answer.resolve({ decision: "cancel" });
   }
 
-  async #shutdown(reason: { kind: "crash" | "stop"; message: string }): Promise<void> {
-    if (this.#stopping) return;
+  #shutdown(reason: { kind: "crash" | "stop"; message: string }): Promise<void> {
+    this.#shutdownDone ??= this.#shutdownOnce(reason);
+    return this.#shutdownDone;
+  }
+
+  async #shutdownOnce(reason: { kind: "crash" | "stop"; message: string }): Promise<void> {
+    // the agent exited on its own (#onExit) and the removal of the state dir has begun: wait for it
+    if (this.#stopping) return this.#removeOwnedDir();
     this.#stopping = true;
     // Answer pending approvals as cancelled on the wire first, so each resolves from a real answer.
     this.#cancelPending();
@@ -196,10 +205,12 @@ class AcpDriver implements RuntimeDriver {
     await this.#removeOwnedDir();
   }
 
+  /** Removes the state dir; a later call waits for that same removal. */
   async #removeOwnedDir(): Promise<void> {
     const dir = this.#ownedDir;
     this.#ownedDir = undefined;
-    await removeDirs([dir]);
+    if (dir !== undefined) this.#removingOwnedDir = removeDirs([dir]);
+    await this.#removingOwnedDir;
   }
 
   /**
