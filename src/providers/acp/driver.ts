@@ -6,7 +6,7 @@ import { AGENT_PACKAGES, importAgentSdk } from "../../drivers/agent-programs.js"
 import { AwaitedCalls } from "../../drivers/awaited-calls.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { findProgram } from "../../drivers/process-guard.js";
-import { removeDirs } from "../../drivers/temp-dirs.js";
+import { OwnedDir } from "../../drivers/temp-dirs.js";
 import {
   type DriverOptions,
   type DriverProvider,
@@ -50,8 +50,7 @@ class AcpDriver implements RuntimeDriver {
   #connection: AcpConnection | undefined;
   #stopping = false;
   /** A state dir made for this session by `acpAgentCommand`: removed when the session ends. */
-  #ownedDir: string | undefined;
-  #removingOwnedDir: Promise<void> | undefined;
+  readonly #ownedDir = new OwnedDir();
   /** The first shutdown: every later one (a second stop) waits for it. */
   #shutdownDone: Promise<void> | undefined;
 
@@ -82,7 +81,7 @@ class AcpDriver implements RuntimeDriver {
       [SESSION_MODE_ENV]: sessionMode,
       ...extra
     } = this.options.env ?? {};
-    this.#ownedDir = ownedDir;
+    if (ownedDir !== undefined) this.#ownedDir.own(ownedDir);
     // The SDK first: if it cannot be loaded, no agent is started and the stream ends with the error.
     let sdk: typeof import("@agentclientprotocol/sdk");
     try {
@@ -90,7 +89,7 @@ class AcpDriver implements RuntimeDriver {
     } catch (error) {
       const message = `could not load the ACP SDK: ${errorText(error)}`;
       this.#session.terminate({ kind: "crash", message });
-      await this.#removeOwnedDir();
+      await this.#ownedDir.remove();
       throw new Error(message);
     }
     const adapter = knownAcpAgentIn(this.command.join(" "));
@@ -118,7 +117,7 @@ class AcpDriver implements RuntimeDriver {
           ? this.notInstalledMessage
           : `could not start ${this.command.join(" ")}: ${spawnError.message}`;
       this.#session.terminate({ kind: "crash", message });
-      await this.#removeOwnedDir();
+      await this.#ownedDir.remove();
       throw new Error(message);
     }
     void agent.exited.then((exit) => this.#onExit(exit.code, exit.signal));
@@ -194,7 +193,7 @@ class AcpDriver implements RuntimeDriver {
 
   async #shutdownOnce(reason: { kind: "crash" | "stop"; message: string }): Promise<void> {
     // the agent exited on its own (#onExit) and the removal of the state dir has begun: wait for it
-    if (this.#stopping) return this.#removeOwnedDir();
+    if (this.#stopping) return this.#ownedDir.remove();
     this.#stopping = true;
     // Answer pending approvals as cancelled on the wire first, so each resolves from a real answer.
     this.#cancelPending();
@@ -202,15 +201,7 @@ class AcpDriver implements RuntimeDriver {
     await this.#agent?.stop();
     this.#connection?.close();
     this.#session.terminate(reason);
-    await this.#removeOwnedDir();
-  }
-
-  /** Removes the state dir; a later call waits for that same removal. */
-  async #removeOwnedDir(): Promise<void> {
-    const dir = this.#ownedDir;
-    this.#ownedDir = undefined;
-    if (dir !== undefined) this.#removingOwnedDir = removeDirs([dir]);
-    await this.#removingOwnedDir;
+    await this.#ownedDir.remove();
   }
 
   /**
@@ -239,7 +230,7 @@ class AcpDriver implements RuntimeDriver {
     this.#stopping = true;
     this.#cancelPending();
     this.#connection?.close();
-    void this.#removeOwnedDir();
+    void this.#ownedDir.remove();
     const how = signal === null ? `code ${code ?? "?"}` : `signal ${signal}`;
     this.#session.terminate({ kind: "crash", message: `agent exited with ${how}${stderrNote(this.#agent)}` });
   }

@@ -3,7 +3,7 @@ import type { RuntimeEvent } from "../../contracts/events.js";
 import { AGENT_PACKAGES, codexSdkBinary, importAgentSdk } from "../../drivers/agent-programs.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import type { CodexSdkDriverOptions } from "../../drivers/provider-options.js";
-import { removeDirs } from "../../drivers/temp-dirs.js";
+import { OwnedDir } from "../../drivers/temp-dirs.js";
 import {
   type RequestResponse,
   type RuntimeDriver,
@@ -48,9 +48,8 @@ class CodexSdkDriver implements RuntimeDriver {
   readonly #session: DriverSession;
   readonly #mapper: CodexSdkMapper;
   #thread: Thread | undefined;
-  #ownedHome: string | undefined;
+  readonly #ownedHome = new OwnedDir();
   #run: ActiveRun | undefined;
-  #removingHome: Promise<void> | undefined;
   #stopped: Promise<void> | undefined;
 
   constructor(options: CodexSdkDriverOptions) {
@@ -70,7 +69,7 @@ class CodexSdkDriver implements RuntimeDriver {
       const given = this.#options.executablePath ?? this.#options.codexPath;
       const program = given === undefined ? codexSdkBinary() : { path: given, pathDirs: [] };
       const { env, executable, ownedDir } = await execEnvironment(mock, this.#options.env, program);
-      this.#ownedHome = ownedDir;
+      this.#ownedHome.own(ownedDir);
       // The SDK spawns exec itself; through the guard script, so that exec never outlives the host.
       const codex: Codex = new sdk.Codex({
         config: codexConfig(mock, this.#options.config),
@@ -93,7 +92,7 @@ class CodexSdkDriver implements RuntimeDriver {
         kind: "crash",
         message: `could not start the Codex SDK: ${messageOf(error)}`,
       });
-      await this.#removeHome();
+      await this.#ownedHome.remove();
       throw error;
     }
   }
@@ -185,21 +184,13 @@ class CodexSdkDriver implements RuntimeDriver {
       await withTimeout(run.done, STOP_GRACE_MS);
     }
     this.#session.terminate({ kind: "stop", message: "stopped by host" });
-    await this.#removeHome();
+    await this.#ownedHome.remove();
   }
 
   /** The session ends on a failure: the exec process is gone or going (its guard ends it), and so is the dir. */
   #crash(message: string): void {
     this.#session.terminate({ kind: "crash", message });
-    void this.#removeHome();
-  }
-
-  /** Removes the owned home once; every later call (a stop after a crash began it) waits for that removal. */
-  async #removeHome(): Promise<void> {
-    const dir = this.#ownedHome;
-    this.#ownedHome = undefined;
-    if (dir !== undefined) this.#removingHome = removeDirs([dir]);
-    await this.#removingHome;
+    void this.#ownedHome.remove();
   }
 
   #record(record: HostRecord): void {

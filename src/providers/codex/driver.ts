@@ -8,7 +8,7 @@ import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { writeCodexHome } from "../../drivers/model-config.js";
 import { agentPidOf, HOST_KILL_AFTER_MS, killAgentGroup, spawnGuarded } from "../../drivers/process-guard.js";
 import type { CodexDriverOptions } from "../../drivers/provider-options.js";
-import { makePrivateDir, makePrivateSubdir, removeDirs } from "../../drivers/temp-dirs.js";
+import { makePrivateDir, makePrivateSubdir, OwnedDir } from "../../drivers/temp-dirs.js";
 import {
   type DriverOptions,
   type RequestResponse,
@@ -61,8 +61,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
   #nextId = 1;
   #threadId: string | undefined;
   #turnId: string | undefined;
-  #tempHome: string | undefined;
-  #removingTemp: Promise<void> | undefined;
+  readonly #tempHome = new OwnedDir();
   #stderrTail = "";
   #stopping = false;
   #exited: Promise<void> = Promise.resolve();
@@ -164,15 +163,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
     this.#stopping = true;
     this.#shutdown("session stopped");
     await this.#exited;
-    await this.#removeTemp();
-  }
-
-  /** Removes the temp home; a later call (a stop after a crash began it) waits for that same removal. */
-  async #removeTemp(): Promise<void> {
-    const dir = this.#tempHome;
-    this.#tempHome = undefined;
-    if (dir !== undefined) this.#removingTemp = removeDirs([dir]);
-    await this.#removingTemp;
+    await this.#tempHome.remove();
   }
 
   async #spawn(): Promise<void> {
@@ -180,15 +171,17 @@ export class CodexAppServerDriver implements RuntimeDriver {
     if (this.options.modelBaseUrl !== undefined) {
       // A caller's CODEX_HOME is kept (so a later session can resume its thread); ours is removed at the end.
       const given = this.options.env?.CODEX_HOME;
-      if (given === undefined) this.#tempHome = await makePrivateDir("provider-runtime-codex-");
-      const home = given ?? join(this.#tempHome ?? "", "home");
+      if (given === undefined) this.#tempHome.own(await makePrivateDir("provider-runtime-codex-"));
+      const home = given ?? join(this.#tempHome.path ?? "", "home");
       // HOME too: a login shell would otherwise read the user's profile into command output. TMPDIR: the
       // agent's temp files go with the session.
       // Approval policy and sandbox go in thread/start: 0.171.0 refuses `approval_policy = "untrusted"` in config.
       Object.assign(
         own,
         { HOME: home },
-        this.#tempHome === undefined ? {} : { TMPDIR: await makePrivateSubdir(join(this.#tempHome, "tmp")) },
+        this.#tempHome.path === undefined
+          ? {}
+          : { TMPDIR: await makePrivateSubdir(join(this.#tempHome.path, "tmp")) },
         await writeCodexHome(
           home,
           this.options.modelBaseUrl,
@@ -207,7 +200,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
     const child = spawnGuarded(command, {
       cwd: this.options.cwd,
       env,
-      cleanup: this.#tempHome === undefined ? [] : [this.#tempHome],
+      cleanup: this.#tempHome.path === undefined ? [] : [this.#tempHome.path],
     });
     this.#child = child;
     this.#exited = new Promise((resolve) => {
@@ -304,7 +297,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
     this.#stopping = true;
     this.#session.terminate({ kind: "crash", message });
     this.#shutdown(message);
-    void this.#exited.then(() => this.#removeTemp());
+    void this.#exited.then(() => this.#tempHome.remove());
   }
 
   #shutdown(reason: string): void {
