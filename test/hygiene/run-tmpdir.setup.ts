@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /** Names of what was left in `root`, by prefix (the part before mkdtemp's random suffix), with counts. */
-export function describeLeftovers(names: readonly string[]): string {
+function describeLeftovers(names: readonly string[]): string {
   const counts = new Map<string, number>();
   for (const name of names) {
     const prefix = name.replace(/[A-Za-z0-9]{6}$/, "*");
