@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import type { RuntimeEvent } from "../src/contracts/events.js";
 import { openSqliteStore } from "../src/store/sqlite-store.js";
-import { ServeProcess } from "../test/inspector/support/serve-process.js";
+import { ServeProcess } from "../test/server/support/serve-process.js";
 
 export interface LiveTrial {
   firstPaintMs: number;
@@ -41,9 +41,9 @@ export async function liveTrials(
   });
   for (let i = 0; i < events.length; i += 500) await store.append(sessionId, events.slice(i, i + 500));
   await store.close();
-  const server = new ServeProcess({ data, tmp, token: TOKEN, root: dir });
+  const server = await ServeProcess.start({ data, tmp, token: TOKEN, extra: ["--mock", "--root", dir] });
   try {
-    const url = await server.url;
+    const { url } = server;
     const out: LiveTrial[] = [];
     for (let trial = 0; trial < trials; trial++) {
       // bypassCSP: the page's policy forbids the string evaluation waitForFunction uses

@@ -11,8 +11,10 @@ import { RemoteClient } from "../src/client/index.js";
 import type { RuntimeEvent } from "../src/contracts/events.js";
 import type { DriverProvider } from "../src/drivers/types.js";
 import { SCENARIO_PROMPTS } from "../src/mock-model/index.js";
-import { startServe } from "../test/client/support/serve-process.js";
+import { ServeProcess } from "../test/server/support/serve-process.js";
 import { ownCpu, treeCpu } from "./process-cpu.js";
+
+const BENCH_TOKEN = "bench-token-0123456789";
 
 export interface ServerBenchOptions {
   sessions: number;
@@ -161,22 +163,27 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
     options.model === "process" ? await mockModelProcess(options.command, options.pace) : undefined;
   const modelCpu = () => (model === undefined ? 0 : treeCpu(model.pid).own);
   const durability = options.durability ?? "default";
-  const serve = await startServe({
+  const serve = await ServeProcess.start({
     command: options.command,
     ...(options.cpuProfileDir === undefined
       ? {}
       : { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfileDir}`] }),
     startTimeoutMs: 60_000,
-    args: [
+    token: BENCH_TOKEN,
+    extra: [
       ...(model === undefined ? ["--mock"] : ["--model-url", model.baseUrl]),
       ...(options.durability === undefined ? [] : ["--durability", options.durability]),
       ...(options.agentNice === undefined ? [] : ["--agent-nice", String(options.agentNice)]),
+      // the sessions' cwds are made in the temp dir
+      "--root",
+      tmpdir(),
     ],
   }).catch((error: unknown) => {
     model?.close();
+    ServeProcess.removeDirs();
     throw error;
   });
-  const client = new RemoteClient({ baseUrl: serve.baseUrl, token: serve.token });
+  const client = new RemoteClient({ baseUrl: serve.url, token: BENCH_TOKEN });
   const cwds: string[] = [];
   try {
     const ids: string[] = [];
@@ -305,6 +312,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
     };
   } finally {
     await serve.stop();
+    ServeProcess.removeDirs();
     model?.close();
     await Promise.all(cwds.map((cwd) => rm(cwd, { recursive: true, force: true })));
   }

@@ -1,12 +1,13 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { memoryIo } from "../test-support/memory-io.js";
 import { sampleEvent } from "../test-support/sample-events.js";
 import { main } from "./main.js";
 
 const dir = mkdtempSync(join(tmpdir(), "pr-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const soundLines = [
   sampleEvent("session.started", 1),
   sampleEvent("turn.started", 2, { turnId: "t" } as never),

@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../contracts/events.js";
 import { memoryIo } from "../test-support/memory-io.js";
@@ -8,6 +11,21 @@ const eventsOf = (text: string) =>
     .trim()
     .split("\n")
     .map((line) => JSON.parse(line) as RuntimeEvent);
+
+/** Runs `body` with TMPDIR a fresh dir; what is left in it once `body` has settled (the dir is then removed). */
+async function inOwnTmpdir<T>(body: () => Promise<T>): Promise<{ result: T; left: string[] }> {
+  const outer = process.env.TMPDIR;
+  const dir = mkdtempSync(join(tmpdir(), "pr-run-test-"));
+  process.env.TMPDIR = dir;
+  try {
+    const result = await body();
+    return { result, left: readdirSync(dir) };
+  } finally {
+    if (outer === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = outer;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe("provider-runtime run (real codex app-server, mock model)", () => {
   it("--approve decline: the command does not run and the turn still completes", async () => {
@@ -25,9 +43,12 @@ describe("provider-runtime run (real codex app-server, mock model)", () => {
     );
   });
 
-  it("exits 1 when the model fails the turn", async () => {
+  it("exits 1 when the model fails the turn, with the driver's temp dirs already removed", async () => {
     const io = memoryIo();
-    expect(await main(["run", "--provider", "codex", "--mock", "--json", "mock:error-500 fail"], io)).toBe(1);
+    const code = await inOwnTmpdir(() =>
+      main(["run", "--provider", "codex", "--mock", "--json", "mock:error-500 fail"], io),
+    );
+    expect(code).toEqual({ result: 1, left: [] });
     const events = eventsOf(io.out());
     expect(events.some((e) => e.type === "runtime.error")).toBe(true);
     expect(events.at(-1)?.type).toBe("session.exited");

@@ -12,6 +12,11 @@ export interface ServerToken {
 
 export const TOKEN_FILE = "token";
 
+/** Whether `--token` or `PROVIDER_RUNTIME_TOKEN` gives the token, known before anything is read or written. */
+export function tokenIsExplicit(flag: string | undefined, env: string | undefined): boolean {
+  return (flag !== undefined && flag !== "") || (env !== undefined && env !== "");
+}
+
 /**
  * The bearer token: `--token`, else `PROVIDER_RUNTIME_TOKEN`, else the one in `DATA/token`, generated (32 random
  * bytes, hex) and written 0600 at the first start.

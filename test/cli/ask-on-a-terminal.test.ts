@@ -1,10 +1,12 @@
 import { readdirSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { memoryIo } from "../../src/test-support/memory-io.js";
 import { verifyEvents } from "../../src/verify/index.js";
-import { CliProcess, FAKE_ACP_AGENT } from "./support/cli-process.js";
+import { CliProcess, FAKE_ACP_AGENT, removePrivateTmps } from "./support/cli-process.js";
+
+afterAll(removePrivateTmps);
 
 // The fake agent asks for "cat README.md" and "rm -rf $HOME" at once, then puts one question (a colour), and
 // repeats what it was answered in its closing message.

@@ -1,6 +1,8 @@
 import { readdirSync } from "node:fs";
-import { describe, expect, it } from "vitest";
-import { CliProcess } from "./support/cli-process.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { CliProcess, removePrivateTmps } from "./support/cli-process.js";
+
+afterAll(removePrivateTmps);
 
 const CHAT = ["chat", "--provider", "codex", "--mock"];
 const count = (text: string, pattern: RegExp) => text.match(new RegExp(pattern, "g"))?.length ?? 0;

@@ -1,8 +1,10 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { verifyEvents } from "../../src/verify/index.js";
-import { CliProcess, privateTmp, processesWithTmpdir } from "./support/cli-process.js";
+import { CliProcess, privateTmp, processesWithTmpdir, removePrivateTmps } from "./support/cli-process.js";
+
+afterAll(removePrivateTmps);
 
 const until = async (condition: () => boolean, timeoutMs = 10_000) => {
   for (let waited = 0; waited < timeoutMs && !condition(); waited += 100)

@@ -7,7 +7,7 @@ import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { UnknownRequestError } from "../../src/drivers/types.js";
 import { SCENARIO_PROMPTS, SHELL_COMMAND } from "../../src/mock-model/index.js";
 import { verifyEvents } from "../../src/verify/index.js";
-import { type ServeProcess, startServe } from "./support/serve-process.js";
+import { ServeProcess } from "../server/support/serve-process.js";
 
 // The client against the real `serve --mock` (the built CLI: `npm run build` first), with a real Codex app server
 // behind it: every route, the typed errors, and a server SIGKILLed under a live stream.
@@ -19,16 +19,20 @@ const cwd = async () => {
   return dir;
 };
 
+const TOKEN = "test-token-0123456789";
+/** `serve --mock` rooted in the temp dir, where the tests make their session cwds. */
+const startServe = (options: { port?: number; data?: string } = {}) =>
+  ServeProcess.start({ ...options, token: TOKEN, extra: ["--mock", "--root", tmpdir()] });
+
 let serve: ServeProcess;
 let client: RemoteClient;
 beforeAll(async () => {
   serve = await startServe();
-  client = new RemoteClient({ baseUrl: serve.baseUrl, token: serve.token });
+  client = new RemoteClient({ baseUrl: serve.url, token: TOKEN });
 });
 afterAll(async () => {
   await serve?.stop();
-  // the restarted server was given the first one's data dir, which it does not remove
-  if (serve !== undefined) await rm(serve.dataDir, { recursive: true, force: true });
+  ServeProcess.removeDirs();
   await Promise.all(cwds.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
@@ -40,7 +44,7 @@ const errorOf = (promise: Promise<unknown>) =>
 
 describe("RemoteClient against serve", () => {
   it("health needs no token; any other route with a wrong token is a 401 RemoteApiError", async () => {
-    const stranger = new RemoteClient({ baseUrl: serve.baseUrl, token: "wrong" });
+    const stranger = new RemoteClient({ baseUrl: serve.url, token: "wrong" });
     expect((await stranger.health()).ok).toBe(true);
     const error = await errorOf(stranger.listSessions());
     expect(error).toBeInstanceOf(RemoteApiError);
@@ -90,10 +94,10 @@ describe("RemoteClient against serve", () => {
       delivered.push(event);
       if (!crashed && event.type === "content.delta" && delivered.length > 50) {
         crashed = true;
-        const { port, dataDir, token } = serve;
+        const { port, data } = serve;
         restarted.push(
           serve.crash().then(async () => {
-            serve = await startServe({ port, dataDir, token });
+            serve = await startServe({ port, data });
           }),
         );
       }

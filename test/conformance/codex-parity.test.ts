@@ -3,7 +3,7 @@ import { type MockModelServer, startMockModel } from "../../src/mock-model/index
 import type { ThreadView } from "../../src/projection/thread-view.js";
 import { createCodexDriver } from "../../src/providers/codex/driver.js";
 import { createCodexSdkDriver } from "../../src/providers/codex-sdk/driver.js";
-import { runScenario } from "./harness.js";
+import { removeScenarioDirs, runScenario } from "./harness.js";
 
 /** What a host shows of a shell turn: the assistant's answer and each command with its output. */
 function shown(view: ThreadView) {
@@ -22,6 +22,7 @@ describe("Codex through the app server and through the SDK (exec)", () => {
   });
   afterAll(async () => {
     await mock.close();
+    await removeScenarioDirs();
   });
 
   it("give projections with the same assistant text and the same command and output", async () => {

@@ -1,5 +1,5 @@
 import { appendFileSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { answerUserInput } from "../../src/cli/commands/run-answers.js";
@@ -25,6 +25,16 @@ export interface ScenarioScript {
 
 const TURN_END = new Set(["turn.completed", "turn.aborted", "session.exited"]);
 
+/** The scenarios' cwds: the checks read files in them after the run, so they stay until `removeScenarioDirs`. */
+const scenarioDirs = new Set<string>();
+
+/** Removes every cwd `runScenario` made so far; its users call it in their afterAll. */
+export async function removeScenarioDirs(): Promise<void> {
+  const dirs = [...scenarioDirs];
+  scenarioDirs.clear();
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+}
+
 /**
  * Runs a driver through prompts like a host would: reads every event, answers every request (questions with
  * each question's first option), waits for each turn's end, then stops. Bounded by `timeoutMs`. With
@@ -37,6 +47,7 @@ export async function runScenario(
   timeoutMs = 90_000,
 ): Promise<ScenarioRun> {
   const cwd = await mkdtemp(join(tmpdir(), "pr-conformance-"));
+  scenarioDirs.add(cwd);
   const driver = await create({ cwd, modelBaseUrl });
   const events: RuntimeEvent[] = [];
   const apiErrors: string[] = [];

@@ -1,10 +1,11 @@
+import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RemoteClient, type RemoteDriverOptions } from "../../src/client/index.js";
 import type { DriverProvider } from "../../src/drivers/types.js";
-import { type ServeProcess, startServe } from "../client/support/serve-process.js";
+import { ServeProcess } from "../server/support/serve-process.js";
 import { DRIVER_CASES } from "./cases.js";
 import { CHECKS, type Concept, checkCommonRules, SCRIPTS } from "./concepts.js";
-import { runScenario } from "./harness.js";
+import { removeScenarioDirs, runScenario } from "./harness.js";
 
 /**
  * The conformance suite through a real `serve --mock` process and RemoteSession: one scenario per provider (the
@@ -19,6 +20,7 @@ interface RemoteCase {
   body?: RemoteDriverOptions;
 }
 
+const TOKEN = "test-token-0123456789";
 const CONCEPT: Concept = "shell with approval";
 const REMOTE_CASES: RemoteCase[] = [
   { name: "Codex app server", provider: "codex" },
@@ -32,11 +34,14 @@ describe(`conformance through serve + RemoteSession: ${CONCEPT}`, () => {
   let serve: ServeProcess;
   let client: RemoteClient;
   beforeAll(async () => {
-    serve = await startServe();
-    client = new RemoteClient({ baseUrl: serve.baseUrl, token: serve.token });
+    // rooted in the temp dir, where runScenario makes each scenario's cwd
+    serve = await ServeProcess.start({ token: TOKEN, extra: ["--mock", "--root", tmpdir()] });
+    client = new RemoteClient({ baseUrl: serve.url, token: TOKEN });
   });
   afterAll(async () => {
     await serve?.stop();
+    ServeProcess.removeDirs();
+    await removeScenarioDirs();
   });
 
   for (const remote of REMOTE_CASES) {
@@ -45,7 +50,7 @@ describe(`conformance through serve + RemoteSession: ${CONCEPT}`, () => {
       if (driverCase === undefined) throw new Error(`no conformance case ${remote.name}`);
       const run = await runScenario(
         (options) => client.createDriver(remote.provider, { ...remote.body, cwd: options.cwd }),
-        serve.baseUrl,
+        serve.url,
         SCRIPTS[CONCEPT],
       );
       expect(run.apiErrors).toEqual([]);

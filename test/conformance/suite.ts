@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
 import type { DriverCase } from "./cases.js";
 import { CHECKS, CONCEPTS, checkCommonRules, SCRIPTS } from "./concepts.js";
-import { runScenario } from "./harness.js";
+import { removeScenarioDirs, runScenario } from "./harness.js";
 
 /** Every concept of the §7 table through one real driver, against the mock model. */
 export function defineConformanceSuite(driverCase: DriverCase): void {
@@ -13,6 +13,7 @@ export function defineConformanceSuite(driverCase: DriverCase): void {
     });
     afterAll(async () => {
       await mock.close();
+      await removeScenarioDirs();
     });
     for (const concept of CONCEPTS) {
       const support = driverCase.support[concept];

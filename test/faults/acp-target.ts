@@ -9,7 +9,8 @@ export function acpTarget(agent: KnownAcpAgent): DriverTarget {
     name: `acp (${agent})`,
     mock: mockOptionsForAgent(agent),
     make: async ({ cwd, modelBaseUrl, fault, limits }) => {
-      const launch = await acpAgentCommand(agent, { modelBaseUrl, stateDir: `${cwd}-state` });
+      // no stateDir: the launch makes one in TMPDIR that the driver owns and must remove (the harness checks)
+      const launch = await acpAgentCommand(agent, { modelBaseUrl });
       return createAcpDriver({
         cwd,
         env: launch.env,

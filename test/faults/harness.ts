@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -165,6 +165,9 @@ export function describeFaults(target: DriverTarget): void {
   describe(`${target.name}: driver faults (the real program behind a fault proxy, mock model)`, () => {
     let mock: MockModelServer;
     let work: string;
+    /** This file's TMPDIR while it runs: the drivers' own temp dirs land here, and must be gone after `stop`. */
+    let driversTmp: string;
+    const outerTmpdir = process.env.TMPDIR;
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     const drivers: RuntimeDriver[] = [];
@@ -172,6 +175,9 @@ export function describeFaults(target: DriverTarget): void {
     beforeAll(async () => {
       mock = await startMockModel(target.mock);
       work = await mkdtemp(join(tmpdir(), `faults-${target.name.replace(/\W+/g, "-")}-`));
+      driversTmp = join(work, "tmp");
+      await mkdir(driversTmp);
+      process.env.TMPDIR = driversTmp;
       process.on("unhandledRejection", onUnhandled);
     });
     afterEach(async () => {
@@ -180,8 +186,11 @@ export function describeFaults(target: DriverTarget): void {
         drivers.splice(0).map((d) => within(d.stop(), 10_000, "stop").catch(() => undefined)),
       );
       expect(unhandled, "unhandled rejections").toEqual([]);
+      expect(await readdir(driversTmp), "the drivers' temp dirs once stop() resolved").toEqual([]);
     });
     afterAll(async () => {
+      if (outerTmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = outerTmpdir;
       process.off("unhandledRejection", onUnhandled);
       await mock?.close();
       if (work !== undefined) await rm(work, { recursive: true, force: true });
@@ -460,6 +469,23 @@ export function describeFaults(target: DriverTarget): void {
         expect(verifyEvents(events)).toEqual([]);
       },
       TEST_TIMEOUT_MS * 2,
+    );
+
+    it(
+      "9. stop() twice at once: the second resolves only once the driver's own temp dir is gone",
+      async () => {
+        const driver = await driverWith({ mode: "pass" });
+        const reader = new Reader(driver);
+        await within(driver.start(), 15_000, "start()");
+        expect((await readdir(driversTmp)).length, "the driver's own dir, made at start").toBeGreaterThan(0);
+        const first = driver.stop();
+        await within(driver.stop(), 10_000, "the second stop()");
+        expect(await readdir(driversTmp)).toEqual([]);
+        await within(first, 10_000, "the first stop()");
+        await within(reader.done, 10_000, "the event stream");
+        expectTerminal(reader.events);
+      },
+      TEST_TIMEOUT_MS,
     );
   });
 }

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
+import { ServeProcess } from "../server/support/serve-process.js";
 import { launchChromium, REPO, screenshot, type WatchedPage, watchedPage } from "./support/browser.js";
-import { ServeProcess } from "./support/serve-process.js";
 import { TcpProxy } from "./support/tcp-proxy.js";
 
 const TOKEN = "inspector-test-token-0123456789";
@@ -14,6 +14,9 @@ const data = join(base, "data");
 const root = join(base, "root");
 const tmp = join(base, "tmp");
 for (const dir of [data, root, tmp]) mkdirSync(dir);
+
+/** `serve --mock` on the file's data dir and TMPDIR (a restart reuses both), on any free port. */
+const serveMock = () => ServeProcess.start({ data, tmp, token: TOKEN, extra: ["--mock", "--root", root] });
 
 let browser: Browser;
 let server: ServeProcess;
@@ -74,7 +77,7 @@ async function itemIds(page: Page): Promise<string[]> {
 
 /** The server itself, for the test's own API calls (the page goes through the proxy). */
 async function api(path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${await server.url}${path}`, {
+  const response = await fetch(`${server.url}${path}`, {
     method: body === undefined ? "GET" : "POST",
     headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -83,12 +86,10 @@ async function api(path: string, body?: unknown): Promise<unknown> {
   return response.json();
 }
 
-const portOf = async (server: ServeProcess) => Number(new URL(await server.url).port);
-
 beforeAll(async () => {
   browser = await launchChromium();
-  server = new ServeProcess({ data, tmp, token: TOKEN, root });
-  proxy = await TcpProxy.start(await portOf(server));
+  server = await serveMock();
+  proxy = await TcpProxy.start(server.port);
   url = proxy.url;
   watched = await watchedPage(browser);
   await watched.page.goto(`${url}/#token=${TOKEN}`);
@@ -194,8 +195,8 @@ describe("the inspector against serve --mock", () => {
     await server.stop();
     await page.locator('[data-stream-status="retrying"]').waitFor({ timeout: 30_000 });
     await screenshot(page, "live-restart-1-connection-lost", false);
-    server = new ServeProcess({ data, tmp, token: TOKEN, root });
-    proxy.retarget(await portOf(server));
+    server = await serveMock();
+    proxy.retarget(server.port);
     await page.locator('[data-stream-status="live"]').waitFor({ timeout: 30_000 });
     // the server closed the session at its stop (session.exited): the page gets those events, once each
     await page.locator('[data-session-state="stopped"]').waitFor({ timeout: 30_000 });

@@ -5,8 +5,8 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
+import { ServeProcess } from "../server/support/serve-process.js";
 import { launchChromium, REPO, screenshot, watchedPage } from "./support/browser.js";
-import { ServeProcess } from "./support/serve-process.js";
 
 const TOKEN = "inspector-read-only-token";
 const base = mkdtempSync(join(tmpdir(), "inspector-readonly-"));
@@ -36,7 +36,12 @@ beforeAll(async () => {
   await store.append(sessionId, events);
   await store.close();
   mkdirSync(join(base, "tmp"));
-  server = new ServeProcess({ data: join(base, "data"), tmp: join(base, "tmp"), token: TOKEN, root: base });
+  server = await ServeProcess.start({
+    data: join(base, "data"),
+    tmp: join(base, "tmp"),
+    token: TOKEN,
+    extra: ["--mock", "--root", base],
+  });
   browser = await launchChromium();
 });
 
@@ -48,7 +53,7 @@ afterAll(async () => {
 
 it("an imported history opens read-only: its timeline, no prompt, no Interrupt or Stop", async () => {
   const { page, context, errors } = await watchedPage(browser);
-  await page.goto(`${await server.url}/#token=${TOKEN}`);
+  await page.goto(`${server.url}/#token=${TOKEN}`);
   const entry = page.locator(".session-button", { hasText: "an imported history" });
   await expect(entry.locator(".badge", { hasText: "history" }).count()).resolves.toBe(1);
   await entry.click();
@@ -63,7 +68,7 @@ it("an imported history opens read-only: its timeline, no prompt, no Interrupt o
 
 it("a wrong token is refused: the page forgets it and asks for one", async () => {
   const { page, context } = await watchedPage(browser);
-  await page.goto(`${await server.url}/#token=not-the-token`);
+  await page.goto(`${server.url}/#token=not-the-token`);
   await page.getByRole("alert").filter({ hasText: "refused" }).waitFor();
   await expect(page.evaluate("sessionStorage.getItem('provider-runtime.token')")).resolves.toBeNull();
   await page.getByLabel(/^Token/).fill(TOKEN);

@@ -5,8 +5,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { verifyEvents } from "../../src/verify/index.js";
+import { ServeProcess } from "../server/support/serve-process.js";
 import { launchChromium, screenshot, type WatchedPage, watchedPage } from "./support/browser.js";
-import { ServeProcess } from "./support/serve-process.js";
 import { TcpProxy } from "./support/tcp-proxy.js";
 
 const TOKEN = "inspector-resume-token-0123456789";
@@ -16,17 +16,18 @@ const root = join(base, "root");
 const tmp = join(base, "tmp");
 for (const dir of [data, root, tmp]) mkdirSync(dir);
 
+/** `serve --mock` on the file's data dir and TMPDIR (a restart reuses both), on any free port. */
+const serveMock = () => ServeProcess.start({ data, tmp, token: TOKEN, extra: ["--mock", "--root", root] });
+
 let browser: Browser;
 let server: ServeProcess;
 let proxy: TcpProxy;
 let watched: WatchedPage;
 
-const portOf = async (serve: ServeProcess) => Number(new URL(await serve.url).port);
-
 beforeAll(async () => {
   browser = await launchChromium();
-  server = new ServeProcess({ data, tmp, token: TOKEN, root });
-  proxy = await TcpProxy.start(await portOf(server));
+  server = await serveMock();
+  proxy = await TcpProxy.start(server.port);
   watched = await watchedPage(browser);
   await watched.page.goto(`${proxy.url}/#token=${TOKEN}`);
 });
@@ -76,12 +77,9 @@ const idsIn = (scope: ReturnType<Page["locator"]>) =>
 async function storedEvents(sessionId: string): Promise<RuntimeEvent[]> {
   const events: RuntimeEvent[] = [];
   for (let after = 0; ; ) {
-    const response = await fetch(
-      `${await server.url}/v1/sessions/${sessionId}/events?after=${after}&limit=1000`,
-      {
-        headers: { Authorization: `Bearer ${TOKEN}` },
-      },
-    );
+    const response = await fetch(`${server.url}/v1/sessions/${sessionId}/events?after=${after}&limit=1000`, {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
     expect(response.status).toBe(200);
     const page = ((await response.json()) as { events: RuntimeEvent[] }).events;
     events.push(...page);
@@ -104,8 +102,8 @@ describe("the inspector: a session resumed after a server restart", () => {
 
       await server.stop();
       await page.locator('[data-stream-status="retrying"]').waitFor({ timeout: 30_000 });
-      server = new ServeProcess({ data, tmp, token: TOKEN, root });
-      proxy.retarget(await portOf(server));
+      server = await serveMock();
+      proxy.retarget(server.port);
       await page.locator('[data-stream-status="live"]').waitFor({ timeout: 30_000 });
       await page.locator('[data-session-state="stopped"]').waitFor({ timeout: 30_000 });
 

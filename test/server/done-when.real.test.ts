@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 afterEach(() => ServeProcess.stopAll());
-afterAll(() => ServeProcess.removeDataDirs());
+afterAll(() => ServeProcess.removeDirs());
 
 const until = async (condition: () => boolean, timeoutMs = 15_000) => {
   for (let waited = 0; waited < timeoutMs && !condition(); waited += 100)

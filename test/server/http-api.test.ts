@@ -43,7 +43,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   expect(await server.stop()).toBe(143);
-  ServeProcess.removeDataDirs();
+  ServeProcess.removeDirs();
   rmSync(root, { recursive: true, force: true });
 });
 

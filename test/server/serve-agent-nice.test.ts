@@ -5,7 +5,7 @@ import { argvOf, descendants, threadNiceness } from "../hygiene/procs.js";
 import { ServeProcess } from "./support/serve-process.js";
 
 afterEach(() => ServeProcess.stopAll());
-afterAll(() => ServeProcess.removeDataDirs());
+afterAll(() => ServeProcess.removeDirs());
 
 /** The niceness of every thread of every process below the server, and of the server's own threads. */
 function nicenessBelow(serverPid: number): { server: number[]; agents: Map<string, number> } {

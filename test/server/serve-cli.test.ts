@@ -1,15 +1,15 @@
-import { readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
 import { verifyEvents } from "../../src/verify/index.js";
-import { CliProcess, processesWithTmpdir } from "../cli/support/cli-process.js";
+import { CliProcess, privateTmp, processesWithTmpdir } from "../cli/support/cli-process.js";
 import { ServeProcess } from "./support/serve-process.js";
 import { SseReader } from "./support/sse-reader.js";
 
 afterEach(() => ServeProcess.stopAll());
-afterAll(() => ServeProcess.removeDataDirs());
+afterAll(() => ServeProcess.removeDirs());
 
 const until = async (condition: () => boolean, timeoutMs = 10_000) => {
   for (let waited = 0; waited < timeoutMs && !condition(); waited += 100)
@@ -18,19 +18,14 @@ const until = async (condition: () => boolean, timeoutMs = 10_000) => {
 };
 
 describe("serve: token, host, CORS", () => {
-  it("refuses a non-loopback --host without an explicit token (exit 2)", async () => {
-    const cli = new CliProcess([
-      "serve",
-      "--host",
-      "0.0.0.0",
-      "--port",
-      "0",
-      "--data",
-      `${process.env.TMPDIR ?? "/tmp"}/never`,
-    ]);
+  it("refuses a non-loopback --host without an explicit token (exit 2), before making DATA", async () => {
+    const tmp = privateTmp();
+    const data = join(tmp, "never");
+    const cli = new CliProcess(["serve", "--host", "0.0.0.0", "--port", "0", "--data", data], { tmp });
     expect(await cli.exited).toBe(2);
     expect(cli.stderr).toMatch(/--host 0\.0\.0\.0 is reachable from other machines/);
     expect(cli.stdout).not.toMatch(/listening/);
+    expect(existsSync(data)).toBe(false);
   });
 
   it("generates a token once into DATA/token (0600) and keeps it; PROVIDER_RUNTIME_TOKEN overrides it", async () => {
@@ -55,17 +50,12 @@ describe("serve: token, host, CORS", () => {
   });
 
   it("--durability: full and normal start; anything else is a usage error (exit 2)", async () => {
-    const bad = new CliProcess([
-      "serve",
-      "--port",
-      "0",
-      "--durability",
-      "fast",
-      "--data",
-      `${process.env.TMPDIR ?? "/tmp"}/never`,
-    ]);
+    const tmp = privateTmp();
+    const data = join(tmp, "never");
+    const bad = new CliProcess(["serve", "--port", "0", "--durability", "fast", "--data", data], { tmp });
     expect(await bad.exited).toBe(2);
     expect(bad.stderr).toMatch(/--durability must be full or normal, not "fast"/);
+    expect(existsSync(data)).toBe(false);
     for (const durability of ["full", "normal"]) {
       const server = await ServeProcess.start({ token: "t", extra: ["--durability", durability] });
       expect((await server.fetch("/v1/sessions")).status).toBe(200);

@@ -45,7 +45,11 @@ it.each([
     const full = shadow.patch(undefined);
     if (!summary.changed) {
       skipped++;
-      expect({ ...full, lastSequence: 0, updatedAt: "" }).toEqual({ ...last, lastSequence: 0, updatedAt: "" });
+      expect({ ...full, lastSequence: 0, updatedAt: "" }).toEqual({
+        ...last,
+        lastSequence: 0,
+        updatedAt: "",
+      });
       continue;
     }
     last = summary.patch(undefined);

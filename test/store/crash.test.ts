@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { expect, it } from "vitest";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
 import { tempDataDir } from "./store-fixture.js";
@@ -10,9 +10,8 @@ it("SIGKILL of a process appending loses nothing its appends acknowledged", asyn
     const child = spawn(
       process.execPath,
       ["--import", "tsx", join(import.meta.dirname, "append-until-killed.ts"), data.dir],
-      {
-        stdio: ["ignore", "pipe", "inherit"],
-      },
+      // tsx keeps its cache in TMPDIR: the data dir's parent, removed with it
+      { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, TMPDIR: dirname(data.dir) } },
     );
     const killIfAlive = () => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL");
     let acked = 0;

@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { type ClusterNode, startClusterNode } from "../../cluster/cluster-node.js";
 import { packageInfo } from "../../server/package-info.js";
-import { isLoopbackHost, resolveServerToken } from "../../server/server-token.js";
+import { isLoopbackHost, resolveServerToken, tokenIsExplicit } from "../../server/server-token.js";
 import { type SessionServer, startSessionServer } from "../../server/session-server.js";
 import { openSqliteStore } from "../../store/sqlite-store.js";
 import { parseCommandArgs } from "../args.js";
@@ -115,13 +115,14 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const host = values.host ?? "127.0.0.1";
   const port = portOf(values.port);
   const dataDir = resolve(values.data ?? join(homedir(), ".provider-runtime"));
-  const root = await rootOf(values.root);
-  const token = await resolveServerToken(values.token, process.env.PROVIDER_RUNTIME_TOKEN, dataDir);
-  if (!isLoopbackHost(host) && !token.explicit) {
+  // refused before the token is resolved, which would make DATA and a token file in it
+  if (!isLoopbackHost(host) && !tokenIsExplicit(values.token, process.env.PROVIDER_RUNTIME_TOKEN)) {
     throw new UsageError(
       `--host ${host} is reachable from other machines: give the token explicitly (--token or PROVIDER_RUNTIME_TOKEN)`,
     );
   }
+  const root = await rootOf(values.root);
+  const token = await resolveServerToken(values.token, process.env.PROVIDER_RUNTIME_TOKEN, dataDir);
   const warn = (message: string) => io.stderr.write(`provider-runtime serve: ${message}\n`);
   const modelUrl = values["model-url"];
   if (modelUrl !== undefined && values.mock)

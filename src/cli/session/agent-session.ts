@@ -126,7 +126,7 @@ export class AgentSession {
       this.#record = record;
       options.record = (line) => record.write(`${line}\n`);
     }
-    this.#driver = await createDriver(provider, options);
+    this.#driver = stopsOnce(await createDriver(provider, options));
   }
 
   async #scratchDir(): Promise<string> {
@@ -149,6 +149,22 @@ export class AgentSession {
   removeScratchNow(): void {
     if (this.#scratch !== undefined) rmSync(this.#scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * The driver, with every `stop` call answered by the first call's promise. The session stops its driver from
+ * several places (the end of `run`'s turn, a stop signal, `close`), and a driver's second `stop` may resolve
+ * while the first is still removing the driver's temp dirs: awaiting it then, the CLI could exit before they
+ * are gone.
+ */
+function stopsOnce(driver: RuntimeDriver): RuntimeDriver {
+  const stop = driver.stop.bind(driver);
+  let stopping: Promise<void> | undefined;
+  driver.stop = () => {
+    stopping ??= stop();
+    return stopping;
+  };
+  return driver;
 }
 
 /** A file only its owner can read: created 0600, and made 0600 when it already existed. */

@@ -6,7 +6,7 @@ import { AGENT_PACKAGES, importAgentSdk } from "../../drivers/agent-programs.js"
 import { AwaitedCalls } from "../../drivers/awaited-calls.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { checkedNiceness, findProgram } from "../../drivers/process-guard.js";
-import { removeDirs } from "../../drivers/temp-dirs.js";
+import { OwnedDir } from "../../drivers/temp-dirs.js";
 import {
   type DriverOptions,
   type DriverProvider,
@@ -50,7 +50,9 @@ class AcpDriver implements RuntimeDriver {
   #connection: AcpConnection | undefined;
   #stopping = false;
   /** A state dir made for this session by `acpAgentCommand`: removed when the session ends. */
-  #ownedDir: string | undefined;
+  readonly #ownedDir = new OwnedDir();
+  /** The first shutdown: every later one (a second stop) waits for it. */
+  #shutdownDone: Promise<void> | undefined;
 
   constructor(
     readonly provider: DriverProvider,
@@ -80,7 +82,7 @@ class AcpDriver implements RuntimeDriver {
       [SESSION_MODE_ENV]: sessionMode,
       ...extra
     } = this.options.env ?? {};
-    this.#ownedDir = ownedDir;
+    if (ownedDir !== undefined) this.#ownedDir.own(ownedDir);
     // The SDK first: if it cannot be loaded, no agent is started and the stream ends with the error.
     let sdk: typeof import("@agentclientprotocol/sdk");
     try {
@@ -88,7 +90,7 @@ class AcpDriver implements RuntimeDriver {
     } catch (error) {
       const message = `could not load the ACP SDK: ${errorText(error)}`;
       this.#session.terminate({ kind: "crash", message });
-      await this.#removeOwnedDir();
+      await this.#ownedDir.remove();
       throw new Error(message);
     }
     const adapter = knownAcpAgentIn(this.command.join(" "));
@@ -117,7 +119,7 @@ class AcpDriver implements RuntimeDriver {
           ? this.notInstalledMessage
           : `could not start ${this.command.join(" ")}: ${spawnError.message}`;
       this.#session.terminate({ kind: "crash", message });
-      await this.#removeOwnedDir();
+      await this.#ownedDir.remove();
       throw new Error(message);
     }
     void agent.exited.then((exit) => this.#onExit(exit.code, exit.signal));
@@ -186,8 +188,14 @@ class AcpDriver implements RuntimeDriver {
     for (const answer of pending) answer.resolve({ decision: "cancel" });
   }
 
-  async #shutdown(reason: { kind: "crash" | "stop"; message: string }): Promise<void> {
-    if (this.#stopping) return;
+  #shutdown(reason: { kind: "crash" | "stop"; message: string }): Promise<void> {
+    this.#shutdownDone ??= this.#shutdownOnce(reason);
+    return this.#shutdownDone;
+  }
+
+  async #shutdownOnce(reason: { kind: "crash" | "stop"; message: string }): Promise<void> {
+    // the agent exited on its own (#onExit) and the removal of the state dir has begun: wait for it
+    if (this.#stopping) return this.#ownedDir.remove();
     this.#stopping = true;
     // Answer pending approvals as cancelled on the wire first, so each resolves from a real answer.
     this.#cancelPending();
@@ -195,13 +203,7 @@ class AcpDriver implements RuntimeDriver {
     await this.#agent?.stop();
     this.#connection?.close();
     this.#session.terminate(reason);
-    await this.#removeOwnedDir();
-  }
-
-  async #removeOwnedDir(): Promise<void> {
-    const dir = this.#ownedDir;
-    this.#ownedDir = undefined;
-    await removeDirs([dir]);
+    await this.#ownedDir.remove();
   }
 
   /**
@@ -230,7 +232,7 @@ class AcpDriver implements RuntimeDriver {
     this.#stopping = true;
     this.#cancelPending();
     this.#connection?.close();
-    void this.#removeOwnedDir();
+    void this.#ownedDir.remove();
     const how = signal === null ? `code ${code ?? "?"}` : `signal ${signal}`;
     this.#session.terminate({ kind: "crash", message: `agent exited with ${how}${stderrNote(this.#agent)}` });
   }

@@ -16,7 +16,7 @@ import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { claudeModelEnv } from "../../drivers/model-config.js";
 import { checkedNiceness, spawnGuarded } from "../../drivers/process-guard.js";
 import type { ClaudeDriverOptions } from "../../drivers/provider-options.js";
-import { makePrivateDir, makePrivateSubdir, removeDirs } from "../../drivers/temp-dirs.js";
+import { makePrivateDir, makePrivateSubdir, OwnedDir } from "../../drivers/temp-dirs.js";
 import {
   type RequestResponse,
   type RuntimeDriver,
@@ -78,8 +78,9 @@ class ClaudeDriver implements RuntimeDriver {
   readonly #stderr: string[] = [];
   #query: Query | undefined;
   #pump: Promise<void> | undefined;
-  #configDir: string | undefined;
+  readonly #configDir = new OwnedDir();
   #stopping = false;
+  #stopped: Promise<void> | undefined;
   #requestCount = 0;
 
   constructor(options: ClaudeDriverOptions) {
@@ -150,8 +151,13 @@ class ClaudeDriver implements RuntimeDriver {
     this.#session.warn(message, detail);
   }
 
-  async stop(): Promise<void> {
-    if (this.#stopping) return;
+  /** Every call resolves once the session has stopped and its dir is gone (a second call waits for the first). */
+  stop(): Promise<void> {
+    this.#stopped ??= this.#stop();
+    return this.#stopped;
+  }
+
+  async #stop(): Promise<void> {
     this.#stopping = true;
     this.#cancelPermissions("stopped by host");
     this.#prompts.end();
@@ -159,7 +165,7 @@ class ClaudeDriver implements RuntimeDriver {
     this.#abort.abort();
     if (this.#pump !== undefined) await withTimeout(this.#pump, STOP_GRACE_MS, "").catch(() => undefined);
     this.#session.terminate({ kind: "stop", message: "stopped by host" });
-    await this.#removeConfigDir();
+    await this.#configDir.remove();
   }
 
   async #queryOptions(): Promise<Options> {
@@ -170,11 +176,11 @@ class ClaudeDriver implements RuntimeDriver {
     const own: Record<string, string> = {};
     if (mock !== undefined) {
       // A session dir of our own; the config dir in it unless the host names one (to resume a session later).
-      this.#configDir = await makePrivateDir("claude-driver-");
+      const ownDir = this.#configDir.own(await makePrivateDir("claude-driver-"));
       const given = options.env?.CLAUDE_CONFIG_DIR;
-      const configDir = given ?? (await makePrivateSubdir(join(this.#configDir, "config")));
+      const configDir = given ?? (await makePrivateSubdir(join(ownDir, "config")));
       Object.assign(own, { HOME: configDir, ...claudeModelEnv(mock, configDir) });
-      own.TMPDIR = await makePrivateSubdir(join(this.#configDir, "tmp"));
+      own.TMPDIR = await makePrivateSubdir(join(ownDir, "tmp"));
     }
     if (maxRetries !== undefined) own.CLAUDE_CODE_MAX_RETRIES = String(maxRetries);
     const permissionMode = options.permissionMode ?? "default";
@@ -240,7 +246,7 @@ class ClaudeDriver implements RuntimeDriver {
       env,
       signal,
       cwd,
-      cleanup: this.#configDir === undefined ? [] : [this.#configDir],
+      cleanup: this.#configDir.path === undefined ? [] : [this.#configDir.path],
       niceness: this.#options.niceness,
     });
     child.stderr.setEncoding("utf8");
@@ -329,7 +335,7 @@ class ClaudeDriver implements RuntimeDriver {
     this.#session.terminate({ kind: "crash", message });
     this.#prompts.end();
     this.#query?.close();
-    await this.#removeConfigDir();
+    await this.#configDir.remove();
   }
 
   #keepStderr(data: string): void {
@@ -339,12 +345,6 @@ class ClaudeDriver implements RuntimeDriver {
 
   #stderrTail(): string {
     return this.#stderr.length === 0 ? "" : ` (stderr: ${this.#stderr.slice(-3).join(" | ")})`;
-  }
-
-  async #removeConfigDir(): Promise<void> {
-    const dir = this.#configDir;
-    this.#configDir = undefined;
-    await removeDirs([dir]);
   }
 }
 

@@ -4,7 +4,7 @@ import { AGENT_PACKAGES, codexSdkBinary, importAgentSdk } from "../../drivers/ag
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { checkedNiceness } from "../../drivers/process-guard.js";
 import type { CodexSdkDriverOptions } from "../../drivers/provider-options.js";
-import { removeDirs } from "../../drivers/temp-dirs.js";
+import { OwnedDir } from "../../drivers/temp-dirs.js";
 import {
   type RequestResponse,
   type RuntimeDriver,
@@ -49,9 +49,9 @@ class CodexSdkDriver implements RuntimeDriver {
   readonly #session: DriverSession;
   readonly #mapper: CodexSdkMapper;
   #thread: Thread | undefined;
-  #ownedHome: string | undefined;
+  readonly #ownedHome = new OwnedDir();
   #run: ActiveRun | undefined;
-  #stopped = false;
+  #stopped: Promise<void> | undefined;
 
   constructor(options: CodexSdkDriverOptions) {
     checkedNiceness(options.niceness);
@@ -76,7 +76,7 @@ class CodexSdkDriver implements RuntimeDriver {
         program,
         this.#options.niceness,
       );
-      this.#ownedHome = ownedDir;
+      this.#ownedHome.own(ownedDir);
       // The SDK spawns exec itself; through the guard script, so that exec never outlives the host.
       const codex: Codex = new sdk.Codex({
         config: codexConfig(mock, this.#options.config),
@@ -99,7 +99,7 @@ class CodexSdkDriver implements RuntimeDriver {
         kind: "crash",
         message: `could not start the Codex SDK: ${messageOf(error)}`,
       });
-      await removeDirs([this.#ownedHome]);
+      await this.#ownedHome.remove();
       throw error;
     }
   }
@@ -175,9 +175,13 @@ class CodexSdkDriver implements RuntimeDriver {
     this.#session.warn(message, detail);
   }
 
-  async stop(): Promise<void> {
-    if (this.#stopped) return;
-    this.#stopped = true;
+  /** Every call resolves once the session has stopped and its dir is gone (a second call waits for the first). */
+  stop(): Promise<void> {
+    this.#stopped ??= this.#stop();
+    return this.#stopped;
+  }
+
+  async #stop(): Promise<void> {
     const run = this.#run;
     if (run !== undefined) {
       if (!run.turnEnded && !this.#session.ended)
@@ -187,13 +191,13 @@ class CodexSdkDriver implements RuntimeDriver {
       await withTimeout(run.done, STOP_GRACE_MS);
     }
     this.#session.terminate({ kind: "stop", message: "stopped by host" });
-    await removeDirs([this.#ownedHome]);
+    await this.#ownedHome.remove();
   }
 
   /** The session ends on a failure: the exec process is gone or going (its guard ends it), and so is the dir. */
   #crash(message: string): void {
     this.#session.terminate({ kind: "crash", message });
-    void removeDirs([this.#ownedHome]);
+    void this.#ownedHome.remove();
   }
 
   #record(record: HostRecord): void {

@@ -14,7 +14,7 @@ import {
   spawnGuarded,
 } from "../../drivers/process-guard.js";
 import type { CodexDriverOptions } from "../../drivers/provider-options.js";
-import { makePrivateDir, makePrivateSubdir, removeDirs } from "../../drivers/temp-dirs.js";
+import { makePrivateDir, makePrivateSubdir, OwnedDir } from "../../drivers/temp-dirs.js";
 import {
   type DriverOptions,
   type RequestResponse,
@@ -67,7 +67,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
   #nextId = 1;
   #threadId: string | undefined;
   #turnId: string | undefined;
-  #tempHome: string | undefined;
+  readonly #tempHome = new OwnedDir();
   #stderrTail = "";
   #stopping = false;
   #exited: Promise<void> = Promise.resolve();
@@ -170,13 +170,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
     this.#stopping = true;
     this.#shutdown("session stopped");
     await this.#exited;
-    await this.#removeTemp();
-  }
-
-  async #removeTemp(): Promise<void> {
-    const dir = this.#tempHome;
-    this.#tempHome = undefined;
-    await removeDirs([dir]);
+    await this.#tempHome.remove();
   }
 
   async #spawn(): Promise<void> {
@@ -184,15 +178,17 @@ export class CodexAppServerDriver implements RuntimeDriver {
     if (this.options.modelBaseUrl !== undefined) {
       // A caller's CODEX_HOME is kept (so a later session can resume its thread); ours is removed at the end.
       const given = this.options.env?.CODEX_HOME;
-      if (given === undefined) this.#tempHome = await makePrivateDir("provider-runtime-codex-");
-      const home = given ?? join(this.#tempHome ?? "", "home");
+      if (given === undefined) this.#tempHome.own(await makePrivateDir("provider-runtime-codex-"));
+      const home = given ?? join(this.#tempHome.path ?? "", "home");
       // HOME too: a login shell would otherwise read the user's profile into command output. TMPDIR: the
       // agent's temp files go with the session.
       // Approval policy and sandbox go in thread/start: 0.171.0 refuses `approval_policy = "untrusted"` in config.
       Object.assign(
         own,
         { HOME: home },
-        this.#tempHome === undefined ? {} : { TMPDIR: await makePrivateSubdir(join(this.#tempHome, "tmp")) },
+        this.#tempHome.path === undefined
+          ? {}
+          : { TMPDIR: await makePrivateSubdir(join(this.#tempHome.path, "tmp")) },
         await writeCodexHome(
           home,
           this.options.modelBaseUrl,
@@ -211,7 +207,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
     const child = spawnGuarded(command, {
       cwd: this.options.cwd,
       env,
-      cleanup: this.#tempHome === undefined ? [] : [this.#tempHome],
+      cleanup: this.#tempHome.path === undefined ? [] : [this.#tempHome.path],
       niceness: this.options.niceness,
     });
     this.#child = child;
@@ -309,7 +305,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
     this.#stopping = true;
     this.#session.terminate({ kind: "crash", message });
     this.#shutdown(message);
-    void this.#exited.then(() => this.#removeTemp());
+    void this.#exited.then(() => this.#tempHome.remove());
   }
 
   #shutdown(reason: string): void {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,9 +11,32 @@ export const CLI = join(REPO, "bin/provider-runtime.js");
 export const FAKE_ACP_AGENT = join(here, "fake-acp-agent.mjs");
 const PTY_RUN = join(here, "pty-run.py");
 
-/** A fresh directory to be a test's TMPDIR. */
+/** The TMPDIRs `privateTmp` made, until `removePrivateTmps`. */
+const madeTmps = new Set<string>();
+
+/** A fresh directory to be a test's TMPDIR, removed by `removePrivateTmps`. */
 export function privateTmp(): string {
-  return mkdtempSync(join(tmpdir(), "cli-test-"));
+  const dir = mkdtempSync(join(tmpdir(), "cli-test-"));
+  madeTmps.add(dir);
+  return dir;
+}
+
+/** Removes every TMPDIR `privateTmp` made: the users' afterAll, once the file's CLIs have exited. */
+export function removePrivateTmps(): void {
+  for (const dir of madeTmps) rmSync(dir, { recursive: true, force: true });
+  madeTmps.clear();
+}
+
+export interface CliOptions {
+  /** stdin and stderr on a pseudo-terminal. */
+  tty?: boolean;
+  /** TMPDIR; default a fresh `privateTmp`. */
+  tmp?: string;
+  env?: Record<string, string>;
+  /** The CLI script and any arguments before `args` (default the checkout's bin/, i.e. dist/). */
+  command?: string[];
+  /** Options for node itself, before the CLI (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
 }
 
 /** The built CLI as a child process, with its own TMPDIR; on a pseudo-terminal (stdin, stderr) with `tty`. */
@@ -25,11 +48,10 @@ export class CliProcess {
   #err = "";
   readonly #watchers = new Set<() => void>();
 
-  constructor(args: string[], options: { tty?: boolean; tmp?: string; env?: Record<string, string> } = {}) {
+  constructor(args: string[], options: CliOptions = {}) {
     this.tmp = options.tmp ?? privateTmp();
-    const command = options.tty
-      ? ["python3", PTY_RUN, process.execPath, CLI, ...args]
-      : [process.execPath, CLI, ...args];
+    const node = [process.execPath, ...(options.nodeArgs ?? []), ...(options.command ?? [CLI]), ...args];
+    const command = options.tty ? ["python3", PTY_RUN, ...node] : node;
     const [program, ...rest] = command as [string, ...string[]];
     this.child = spawn(program, rest, {
       cwd: REPO,
@@ -99,7 +121,6 @@ export class CliProcess {
   }
 }
 
-/** Processes still alive that were started with this TMPDIR (the CLI's children and theirs). */
 /** Live processes whose TMPDIR is `tmp` or lies inside it. */
 export function processesWithTmpdir(tmp: string): number[] {
   const alive: number[] = [];

@@ -14,6 +14,8 @@ export const CLUSTER_TOKEN = "cluster-test-token";
 export class ClusterNodes {
   readonly data = mkdtempSync(join(tmpdir(), "cluster-data-"));
   readonly nodes = new Map<string, ServeProcess>();
+  /** Every node started, a restarted name's earlier ones too: `dispose` stops them and removes their TMPDIRs. */
+  readonly #started: ServeProcess[] = [];
   readonly readers: SseReader[] = [];
 
   constructor(
@@ -34,6 +36,7 @@ export class ClusterNodes {
       ],
     });
     this.nodes.set(name, node);
+    this.#started.push(node);
     return node;
   }
 
@@ -64,9 +67,9 @@ export class ClusterNodes {
   /** Stops every node (SIGTERM), then checks no process of theirs is left, and removes the data dir. */
   async dispose(): Promise<number[]> {
     for (const reader of this.readers) reader.close();
-    await Promise.all([...this.nodes.values()].map((node) => node.stop("SIGTERM")));
-    const left = [...this.nodes.values()].flatMap((node) => processesWithTmpdir(node.cli.tmp));
-    for (const node of this.nodes.values()) rmSync(node.cli.tmp, { recursive: true, force: true });
+    await Promise.all(this.#started.map((node) => node.stop("SIGTERM")));
+    const left = this.#started.flatMap((node) => processesWithTmpdir(node.cli.tmp));
+    for (const node of this.#started) rmSync(node.cli.tmp, { recursive: true, force: true });
     rmSync(this.data, { recursive: true, force: true });
     return left;
   }

@@ -1,29 +1,49 @@
+// TEST TOOL: the real `provider-runtime serve` (the built CLI, dist/: `npm run build` first) as a child process,
+// for the server's, the client's, the inspector's, the cluster's and the remote conformance tests and the benches.
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CliProcess, privateTmp } from "../../cli/support/cli-process.js";
+import { CliProcess, removePrivateTmps } from "../../cli/support/cli-process.js";
 
 export interface ServeOptions {
+  /** `--data`; default a fresh temp dir, removed by `removeDirs`. Reuse one to restart a server over its store. */
   data?: string;
+  /** `--token`; default none (serve's own rules: PROVIDER_RUNTIME_TOKEN, or the one in the data dir). */
   token?: string;
+  /** `--port`; default 0, any free port. A restart passes the port the server had. */
+  port?: number;
+  /** More arguments after these (e.g. `--mock`, `--root DIR`). */
   extra?: string[];
+  /** The CLI's TMPDIR; default a fresh one, removed by `removeDirs`. */
   tmp?: string;
   env?: Record<string, string>;
+  /** How long to wait for "listening on"; default 30 s. */
+  startTimeoutMs?: number;
+  /** The CLI script and any arguments before `serve` (default the checkout's bin/); the bench passes its build. */
+  command?: string[];
+  /** Options for node itself, before the CLI (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
 }
 
-/** `provider-runtime serve --port 0` as a child process (the built CLI), once it printed its address. */
+const LISTENING = /listening on (http:\/\/\S+)\n/;
+
+/** `provider-runtime serve` as a child process (a CliProcess), once it printed its address. */
 export class ServeProcess {
   readonly cli: CliProcess;
   readonly data: string;
   readonly token: string | undefined;
+  /** The server's address, without a trailing slash. */
   url = "";
 
-  /** Data dirs made here, removed by `removeDataDirs` once the file's tests are done. */
+  /** Data dirs made here, removed by `removeDirs` once the file's tests are done. */
   static readonly madeDirs = new Set<string>();
 
-  static removeDataDirs(): void {
+  /** Removes the data dirs made here and the CLIs' TMPDIRs: the users' afterAll, once the servers are stopped. */
+  static removeDirs(): void {
     for (const dir of ServeProcess.madeDirs) rmSync(dir, { recursive: true, force: true });
     ServeProcess.madeDirs.clear();
+    removePrivateTmps();
   }
 
   /** Servers started and not yet exited: a failed test stops them in its afterEach. */
@@ -37,15 +57,9 @@ export class ServeProcess {
     void cli.exited.then(() => ServeProcess.running.delete(this));
   }
 
-  /** Stops (SIGTERM, then SIGKILL after 10 s) every server a test left running. */
+  /** Stops every server a test left running (`stop`: SIGTERM, then SIGKILL after 10 s). */
   static async stopAll(): Promise<void> {
-    await Promise.all(
-      [...ServeProcess.running].map(async (server) => {
-        const kill = setTimeout(() => server.cli.child.kill("SIGKILL"), 10_000);
-        await server.stop();
-        clearTimeout(kill);
-      }),
-    );
+    await Promise.all([...ServeProcess.running].map((server) => server.stop()));
   }
 
   static async start(options: ServeOptions = {}): Promise<ServeProcess> {
@@ -54,16 +68,39 @@ export class ServeProcess {
       data = mkdtempSync(join(tmpdir(), "serve-data-"));
       ServeProcess.madeDirs.add(data);
     }
-    const args = ["serve", "--port", "0", "--data", data, ...(options.extra ?? [])];
+    const args = ["serve", "--port", String(options.port ?? 0), "--data", data, ...(options.extra ?? [])];
     if (options.token !== undefined) args.push("--token", options.token);
     const cli = new CliProcess(args, {
-      tmp: options.tmp ?? privateTmp(),
+      ...(options.tmp === undefined ? {} : { tmp: options.tmp }),
       ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.command === undefined ? {} : { command: options.command }),
+      ...(options.nodeArgs === undefined ? {} : { nodeArgs: options.nodeArgs }),
     });
     const server = new ServeProcess(cli, data, options.token);
-    await cli.waitFor("out", /listening on (http:\/\/\S+)\n/, { timeoutMs: 30_000 });
-    server.url = /listening on (http:\/\/\S+)\n/.exec(cli.stdout)?.[1] ?? "";
+    try {
+      await cli.waitFor("out", LISTENING, { timeoutMs: options.startTimeoutMs ?? 30_000 });
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+    server.url = (LISTENING.exec(cli.stdout)?.[1] ?? "").replace(/\/$/, "");
     return server;
+  }
+
+  get child(): ChildProcess {
+    return this.cli.child;
+  }
+
+  get exited(): Promise<number | null> {
+    return this.cli.exited;
+  }
+
+  get stderr(): string {
+    return this.cli.stderr;
+  }
+
+  get port(): number {
+    return Number(new URL(this.url).port);
   }
 
   /** fetch on the server, with the token unless `auth` is given (`null`: no Authorization header). */
@@ -91,8 +128,19 @@ export class ServeProcess {
     return { status: response.status, body: (await response.json()) as T };
   }
 
+  /** Sends `signal` (as an operator stops it: SIGTERM), then SIGKILL after 10 s; resolves with the exit code. */
   async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
-    this.cli.child.kill(signal);
-    return this.cli.exited;
+    const { child } = this.cli;
+    if (child.exitCode !== null || child.signalCode !== null) return this.cli.exited;
+    child.kill(signal);
+    const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const code = await this.cli.exited;
+    clearTimeout(kill);
+    return code;
+  }
+
+  /** SIGKILL: a crash. The data dir stays. */
+  async crash(): Promise<void> {
+    await this.stop("SIGKILL");
   }
 }
