@@ -1,3 +1,4 @@
+import { checkedNiceness } from "../../src/drivers/process-guard.js";
 import type { DriverOptions, RuntimeDriver } from "../../src/drivers/types.js";
 import type { ScriptOverride } from "../../src/mock-model/index.js";
 import { acpAgentCommand, type KnownAcpAgent } from "../../src/providers/acp/agent-commands.js";
@@ -19,6 +20,8 @@ export async function makeDriver(target: Target, options: DriverOptions): Promis
       config: { model_providers: { mock: { stream_max_retries: 0, request_max_retries: 0 } } },
     });
   const agent: KnownAcpAgent = target;
+  // the launch makes a state dir that only a driver made from it removes: a refused niceness must refuse first
+  checkedNiceness(options.niceness);
   const launch = await acpAgentCommand(
     agent,
     options.modelBaseUrl === undefined ? {} : { modelBaseUrl: options.modelBaseUrl },
