@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -47,6 +48,21 @@ describe("the guard's niceness (real programs)", () => {
     const expected = String(Math.min(19, host + 7));
     expect(lines).toEqual([expected, expected]);
   });
+
+  it.runIf(existsSync("/proc/self/autogroup"))(
+    "lowers the agent's autogroup (its own session) by the same amount against the host's",
+    async () => {
+      const groupNice = (pid: number | string) =>
+        Number(/nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, "utf8"))?.[1]);
+      const host = groupNice("self");
+      // the agent reports its own autogroup line (after a moment: the guard lowers it right after the spawn)
+      const print = ["sh", "-c", "sleep 0.2; cat /proc/$$/autogroup"];
+      const lowered = await outputOf(spawnGuarded(print, { env, niceness: 6 }));
+      expect(lowered.lines[0]).toMatch(new RegExp(`nice ${Math.min(19, host + 6)}$`));
+      const plain = await outputOf(spawnGuarded(print, { env }));
+      expect(plain.lines[0]).toMatch(new RegExp(`nice ${host}$`));
+    },
+  );
 
   it("leaves both at the host's niceness with niceness 0, and without one", async () => {
     for (const options of [{ env, niceness: 0 }, { env }]) {

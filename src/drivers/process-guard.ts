@@ -36,6 +36,16 @@ if (cfg.niceness > 0) {
   try { os.setPriority(Math.min(19, os.getPriority() + cfg.niceness)); } catch {}
 }
 const child = spawn(program, args, { stdio: "inherit", detached: true });
+// detached is a new session, and with Linux's autogroup scheduling (on by default) a session is a group that
+// shares the CPU with the others as a whole, whatever its members' niceness: 50 agents would each weigh as much
+// as the host. So the agent's group is lowered as well, by the same amount against the host's group.
+if (cfg.niceness > 0 && child.pid !== undefined) {
+  try {
+    const { readFileSync, writeFileSync } = require("node:fs");
+    const hostGroup = Number(/nice (-?d+)/.exec(readFileSync("/proc/" + host + "/autogroup", "utf8"))?.[1] ?? 0);
+    writeFileSync("/proc/" + child.pid + "/autogroup", String(Math.min(19, hostGroup + cfg.niceness)));
+  } catch {}
+}
 // The agent has the host's pipes now: the guard lets go of them, so that the host sees the agent close one.
 child.once("spawn", () => { for (const fd of [0, 1, 2]) { try { closeSync(fd); } catch {} } });
 const group = (sig) => { try { process.kill(-child.pid, sig); } catch {} };
