@@ -202,6 +202,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
     }, 180_000);
     const histogram = new LatencyHistogram();
     let measuring = false;
+    let windowEnd = Number.POSITIVE_INFINITY;
     const turnEnded = new Map<string, () => void>();
     const turnsDone = ids.map((id) => new Promise<void>((done) => turnEnded.set(id, done)));
     const subscribers = new Map<string, Subscriber[]>();
@@ -213,7 +214,9 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
           for await (const event of client.follow(id, { idleTimeoutMs: 120_000 })) {
             subscriber.count++;
             subscriber.lastSequence = event.sequence;
-            if (measuring) histogram.add(wallNow() - Date.parse(event.createdAt));
+            const created = Date.parse(event.createdAt);
+            // an event the interrupt at the window's end caused is not of the paced load
+            if (measuring && created < windowEnd) histogram.add(wallNow() - created);
             if (j === 0 && isTurnEnd(event)) turnEnded.get(id)?.();
           }
         })();
@@ -238,13 +241,22 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
     const cpuBefore = { tree: treeCpu(serverPid), model: modelCpu(), own: ownCpu() };
     measuring = true;
     const start = wallNow();
-    await Promise.all(ids.map((id) => client.sendTurn(id, { text: `${SCENARIO_PROMPTS.long} bench` })));
+    // Spread over one delta's interval: sessions sent at one instant would stream in lockstep, every session's
+    // delta landing in the same millisecond, which real sessions (started at random times) do not.
+    const spreadMs = options.pace === undefined ? 0 : 1000 / options.pace;
+    await Promise.all(
+      ids.map(async (id, index) => {
+        await new Promise((resolve) => setTimeout(resolve, (index * spreadMs) / ids.length));
+        await client.sendTurn(id, { text: `${SCENARIO_PROMPTS.long} bench` });
+      }),
+    );
     let interrupted = false;
     const window =
       options.windowSeconds === undefined
         ? undefined
         : setTimeout(() => {
             interrupted = true;
+            windowEnd = Date.now();
             for (const id of ids) void client.interrupt(id).catch(() => undefined);
           }, options.windowSeconds * 1000);
     await Promise.all(turnsDone);

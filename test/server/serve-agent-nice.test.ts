@@ -36,7 +36,7 @@ describe("serve --agent-nice", () => {
 
   const host = getPriority();
   for (const [flags, added] of [
-    [[], 10],
+    [[], 19],
     [["--agent-nice", "0"], 0],
   ] as const) {
     const label = flags.length === 0 ? "by default" : flags.join(" ");

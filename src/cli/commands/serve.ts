@@ -32,7 +32,7 @@ DATA/store.db before any client sees it.
   --nats-stream NAME     the cluster's stream (default PROVIDER_RUNTIME; its registry: the KV bucket NAME_sessions)
   --node ID              this node's id in the cluster (default <host>-<pid>-<random>)
   --lease-ms N           how long a node holds its sessions without renewing its lease (default 15000)
-  --agent-nice N         run every agent N lower than the server (Unix nice, 0..19, default 10; 0: the same),
+  --agent-nice N         run every agent N lower than the server (Unix nice, 0..19, default 19; 0: the same),
                          so that busy agents leave the CPU to the server's event loop first
 
 Whoever holds the token can run programs on this machine as this user: keep it secret.
@@ -59,7 +59,11 @@ const FLAGS = {
 
 export const DEFAULT_PORT = 4317;
 /** The server's event loop serves every session; an agent is batch work, so it yields the CPU to it. */
-export const DEFAULT_AGENT_NICE = 10;
+/**
+ * The lowest priority: with Linux's autogroup scheduling each agent (a session of its own) is a group weighed
+ * against the server's group, and 50 busy agents at nice 10 still outweighed the server 5:1 (docs/performance.md).
+ */
+export const DEFAULT_AGENT_NICE = 19;
 
 function portOf(text: string | undefined): number {
   if (text === undefined) return DEFAULT_PORT;
