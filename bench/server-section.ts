@@ -6,7 +6,7 @@ import { type ServerBenchResult, serverBench } from "./server.js";
  * BENCH_SERVER_SESSIONS (default 50), BENCH_SERVER_SUBSCRIBERS (5), BENCH_SERVER_PROVIDER (codex: the Codex
  * app server is the cheapest agent per session on 2 cores — one Rust process, no Node runtime of its own) and
  * BENCH_SERVER_MODEL (`process`: the mock model in a process of its own; `inline`: `serve --mock`).
- * BENCH_SERVER_CPU_PROF=DIR writes a CPU profile of the server process there. BENCH_SERVER_PACE=N (default 100;
+ * BENCH_SERVER_CPU_PROF=DIR writes a CPU profile of the server process there. BENCH_SERVER_PACE=N (default 10,100: one load 2 cores carry, one that saturates them;
  * 0: unpaced; several, comma-separated, run one after another) has the mock model stream N deltas per second per session, like a real model: the paced run is the
  * added-latency figure; unpaced, the queue saturates and the run measures throughput only.
  * BENCH_SERVER_DURABILITY (normal | full) is `serve --durability` and BENCH_SERVER_AGENT_NICE (0–19)
@@ -47,7 +47,7 @@ function durabilityOf(text: string | undefined): { durability?: "full" | "normal
 
 /** `BENCH_SERVER_PACE`: one pace or several, comma-separated (one run each); 0 is unpaced. */
 function pacesOf(text: string | undefined): { pace?: number }[] {
-  return (text ?? "100").split(",").map((part) => {
+  return (text ?? "10,100").split(",").map((part) => {
     const pace = Number(part);
     if (!Number.isFinite(pace) || pace < 0)
       throw new Error(`BENCH_SERVER_PACE must be numbers ≥ 0, comma-separated, not "${text}"`);
@@ -63,7 +63,7 @@ export function formatServerBench(result: ServerBenchResult): string[] {
     `serve --durability ${result.durability} --agent-nice ${result.agentNice} (${result.model === "inline" ? "--mock" : "--model-url: the mock model in its own process"}): ${result.sessions} ${result.provider} sessions × ${result.subscribers} SSE subscribers, one mock:long turn each`,
     result.pace === undefined
       ? "  UNPACED: the mock streams as fast as it can, the queue saturates: a throughput figure, not added latency"
-      : `  PACED: the mock streams ${fmt(result.pace)} deltas/s per session, like a real model: the added-latency figure`,
+      : `  PACED: the mock streams ${fmt(result.pace)} deltas/s per session: the added latency, if the CPU line below leaves the machine room`,
     `  turns ${result.interrupted ? "interrupted after" : "took"} ${result.seconds.toFixed(1)} s: ${fmt(result.stored)} events stored (${fmt(result.storedPerSecond)}/s), ${fmt(result.delivered)} delivered (${fmt(result.deliveredPerSecond)}/s)`,
     `  driver → subscriber latency p50 ${latency.p50Ms.toFixed(1)} ms, p99 ${latency.p99Ms.toFixed(1)} ms, max ${latency.maxMs.toFixed(1)} ms over ${fmt(latency.samples)} deliveries (createdAt has ms resolution: up to +1 ms)`,
     `  server peak RSS ${result.peakRssMb.toFixed(0)} MB; machine load average ${result.loadAverage.toFixed(1)} on ${availableParallelism()} cores`,
