@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RuntimeEvent } from "../../src/contracts/events.js";
 import type { DriverOptions } from "../../src/drivers/types.js";
 import { type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
 import type { CodexAppServerDriver } from "../../src/providers/codex/driver.js";
 import { argvOf, descendants, type Proc, threadNiceness } from "./procs.js";
+import { runShellTurn } from "./shell-turn.js";
 import { makeDriver, TARGETS, type Target } from "./targets.js";
 
 let mock: MockModelServer;
@@ -87,31 +87,14 @@ async function runSampled(
     guardNice: new Map(),
     unguarded: new Set(),
   };
-  const poller = setInterval(() => sample(seen, false), 100);
-  const events: RuntimeEvent[] = [];
   let agentPid: number | undefined;
-  try {
-    await driver.start();
-    if (target === "codex") agentPid = (driver as CodexAppServerDriver).pid;
-    const done = (async () => {
-      for await (const event of driver.events) {
-        events.push(event);
-        if (event.type === "request.opened" && event.requestId !== undefined) {
-          sample(seen, true);
-          await driver.respond(event.requestId, { decision: "accept" });
-        }
-        if (event.type === "turn.completed") {
-          sample(seen, true);
-          await driver.stop();
-        }
-      }
-    })();
-    await driver.sendTurn({ text: "mock:shell run a command" });
-    await done;
-  } finally {
-    clearInterval(poller);
-    await driver.stop();
-  }
+  const events = await runShellTurn(driver, {
+    poll: () => sample(seen, false),
+    started: () => {
+      if (target === "codex") agentPid = (driver as CodexAppServerDriver).pid;
+    },
+    atRest: () => sample(seen, true),
+  });
   expect(events.find((e) => e.type === "turn.completed")?.payload).toMatchObject({ state: "completed" });
   return { ...seen, ...(agentPid === undefined ? {} : { agentPid }) };
 }

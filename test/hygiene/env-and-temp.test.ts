@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
 import { descendants, environOf } from "./procs.js";
+import { runShellTurn } from "./shell-turn.js";
 import { makeDriver, TARGETS } from "./targets.js";
 
 /** Host credentials a mock run must never hand to an agent. */
@@ -81,32 +82,20 @@ describe("an agent against the mock gets no host credential, and leaves no temp 
             if (environ.includes(value)) leaks.push(`${key} in pid ${proc.pid}`);
         }
       };
-      const poller = setInterval(scan, 100);
-      const events: RuntimeEvent[] = [];
       let stateLeaks: string[] = [];
       let modes: Array<{ name: string; mode: string }> = [];
+      let events: RuntimeEvent[];
       try {
-        await driver.start();
-        const done = (async () => {
-          for await (const event of driver.events) {
-            events.push(event);
-            if (event.type === "request.opened" && event.requestId !== undefined) {
-              scan();
-              await driver.respond(event.requestId, { decision: "accept" });
-            }
-            if (event.type === "turn.completed") {
-              scan();
-              stateLeaks = filesWithSecrets(privateTmp);
-              modes = topLevelModes(privateTmp);
-              await driver.stop();
-            }
-          }
-        })();
-        await driver.sendTurn({ text: "mock:shell run a command" });
-        await done;
+        events = await runShellTurn(driver, {
+          poll: scan,
+          atRest: (moment) => {
+            scan();
+            if (moment !== "turn-end") return;
+            stateLeaks = filesWithSecrets(privateTmp);
+            modes = topLevelModes(privateTmp);
+          },
+        });
       } finally {
-        clearInterval(poller);
-        await driver.stop();
         process.env.TMPDIR = saved.TMPDIR ?? tmpdir();
       }
       expect(events.at(-1)?.type).toBe("session.exited");
