@@ -58,9 +58,9 @@ const FLAGS = {
 } as const;
 
 export const DEFAULT_PORT = 4317;
-/** The server's event loop serves every session; an agent is batch work, so it yields the CPU to it. */
 /**
- * The lowest priority: with Linux's autogroup scheduling each agent (a session of its own) is a group weighed
+ * The server's event loop serves every session; an agent is batch work, so it yields the CPU to it, at the lowest
+ * priority: with Linux's autogroup scheduling each agent (a session of its own) is a group weighed
  * against the server's group, and 50 busy agents at nice 10 still outweighed the server 5:1 (docs/performance.md).
  */
 export const DEFAULT_AGENT_NICE = 19;
