@@ -95,8 +95,10 @@ describe("a session over HTTP only: approve, interrupt, second turn, stop, SIGKI
       });
 
       // a long turn, interrupted
+      const deltas = (r: typeof first) => r.events<Event>().filter((e) => e.type === "content.delta").length;
+      const deltasBefore = deltas(first);
       await turn(server, id, "mock:long a long answer");
-      await first.until((r) => r.events<Event>().filter((e) => e.type === "content.delta").length > 5);
+      await first.until((r) => deltas(r) > deltasBefore + 5);
       expect((await server.fetch(`/v1/sessions/${id}/interrupt`, { method: "POST" })).status).toBe(202);
       await first.until((r) => count(r, "turn.completed") + count(r, "turn.aborted") === 2);
       const interrupted = first

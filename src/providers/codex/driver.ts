@@ -67,6 +67,8 @@ export class CodexAppServerDriver implements RuntimeDriver {
   #nextId = 1;
   #threadId: string | undefined;
   #turnId: string | undefined;
+  /** The latest turn/start call, settled (an interrupt waits for the id it brings). */
+  #turnStarting: Promise<unknown> | undefined;
   readonly #tempHome = new OwnedDir();
   #stderrTail = "";
   #stopping = false;
@@ -133,10 +135,12 @@ export class CodexAppServerDriver implements RuntimeDriver {
 
   async sendTurn(input: TurnInput): Promise<void> {
     if (this.#threadId === undefined) throw new Error("the session has not started");
-    const result = await this.#call("turn/start", {
+    const starting = this.#call("turn/start", {
       threadId: this.#threadId,
       input: [{ type: "text", text: input.text, text_elements: [] }],
     });
+    this.#turnStarting = starting.catch(() => undefined);
+    const result = await starting;
     const turn = isObject(result.turn) ? result.turn : {};
     this.#turnId = str(turn.id) ?? this.#turnId;
   }
@@ -155,7 +159,9 @@ export class CodexAppServerDriver implements RuntimeDriver {
     this.#send({ id: open.nativeId, ...nativeAnswer(open.method, open.params, response) });
   }
 
+  /** Interrupts the running turn; one asked for but not yet started is interrupted once it has its id. */
   async interrupt(): Promise<void> {
+    await this.#turnStarting;
     if (this.#threadId === undefined || this.#turnId === undefined) return;
     await this.#call("turn/interrupt", { threadId: this.#threadId, turnId: this.#turnId });
   }
@@ -250,6 +256,9 @@ export class CodexAppServerDriver implements RuntimeDriver {
     if (msg !== undefined && method === undefined && id !== undefined) this.#settleCall(id, msg);
     if (method === "turn/started" && isObject(msg?.params) && isObject(msg.params.turn))
       this.#turnId = str(msg.params.turn.id) ?? this.#turnId;
+    // an ended turn is not interrupted (codex answers an error for it)
+    if (method === "turn/completed" && isObject(msg?.params) && isObject(msg.params.turn))
+      if (str(msg.params.turn.id) === this.#turnId) this.#turnId = undefined;
     const keepReading = this.#session.ingest("in", value);
     if (msg !== undefined && method !== undefined && id !== undefined)
       this.#trackServerRequest(msg, method, id);
