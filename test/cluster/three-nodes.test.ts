@@ -30,6 +30,14 @@ type Event = RuntimeEvent & { requestId?: string };
 const count = (reader: SseReader, type: string) =>
   reader.events<Event>().filter((e) => e.type === type).length;
 
+function readyAfterLastTurn(reader: SseReader): boolean {
+  const events = reader.events<Event>();
+  const end = events.findLastIndex((e) => e.type === "turn.completed");
+  return events
+    .slice(end + 1)
+    .some((e) => e.type === "session.state.changed" && (e.payload as { state?: string }).state === "ready");
+}
+
 function expectSound(events: readonly Event[]): void {
   expect(events.map((event) => event.sequence)).toEqual(range(1, events.length));
   expect(new Set(events.map((event) => event.eventId)).size).toBe(events.length);
@@ -117,7 +125,8 @@ it("runs sessions across three nodes and moves them to a live node when theirs i
     expect(turns.map((turn) => turn.status)).toEqual([202, 202]);
     for (const [index, id] of ids.entries()) {
       const watcher = watchers[index] as SseReader;
-      await watcher.until((reader) => count(reader, "turn.completed") === 2);
+      // the turn's end, and the session back to ready after it (the stream's next events, maybe a later chunk)
+      await watcher.until((reader) => count(reader, "turn.completed") === 2 && readyAfterLastTurn(reader));
       expect((await observer.getSession(id))?.owner?.node).toBe(index === 0 ? "b" : "c");
       const events = watcher.events<Event>();
       expectSound(events);
