@@ -1,55 +1,22 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
-import { ServeProcess } from "../server/support/serve-process.js";
+import type { ServeProcess } from "../server/support/serve-process.js";
 import { launchChromium, REPO, screenshot, type WatchedPage, watchedPage } from "./support/browser.js";
+import { liveServeDirs, prompt, startSession, turnEnd } from "./support/live-page.js";
 import { TcpProxy } from "./support/tcp-proxy.js";
 
 const TOKEN = "inspector-test-token-0123456789";
-const base = mkdtempSync(join(tmpdir(), "inspector-live-"));
-const data = join(base, "data");
-const root = join(base, "root");
-const tmp = join(base, "tmp");
-for (const dir of [data, root, tmp]) mkdirSync(dir);
-
-/** `serve --mock` on the file's data dir and TMPDIR (a restart reuses both), on any free port. */
-const serveMock = () => ServeProcess.start({ data, tmp, token: TOKEN, extra: ["--mock", "--root", root] });
+const dirs = liveServeDirs("inspector-live-", TOKEN);
+const { root, serveMock } = dirs;
 
 let browser: Browser;
 let server: ServeProcess;
 let url: string;
 let watched: WatchedPage;
 let proxy: TcpProxy;
-
-async function startSession(page: Page, provider: string): Promise<string> {
-  const shown = page.locator(".session[data-session-id]");
-  const previous = (await shown.count()) > 0 ? await shown.getAttribute("data-session-id") : null;
-  const form = page.getByRole("form", { name: "New session" });
-  await form.getByLabel("Provider").selectOption(provider);
-  await form.getByLabel("Working directory").fill(root);
-  await form.getByRole("button", { name: "Start session" }).click();
-  const fresh = page.locator(
-    previous === null ? ".session" : `.session:not([data-session-id="${previous}"])`,
-  );
-  await fresh.waitFor();
-  await page.locator('.session-button[aria-current="true"]').getByText(provider, { exact: true }).waitFor();
-  return (await fresh.getAttribute("data-session-id")) as string;
-}
-
-async function prompt(page: Page, text: string): Promise<void> {
-  await page.getByLabel("Prompt").fill(text);
-  await page.getByRole("button", { name: "Send", exact: true }).click();
-}
-
-/** The turn with this number (1-based) once it has ended, and how. */
-async function turnEnd(page: Page, turn: number): Promise<string | null> {
-  const foot = page.getByRole("region", { name: `Turn ${turn}`, exact: true }).locator("[data-turn-end]");
-  await foot.waitFor({ timeout: 60_000 });
-  return foot.getAttribute("data-turn-end");
-}
 
 /** Waits for the approval card and accepts it, by a click or (keyboard) by focusing the button and pressing Enter. */
 async function acceptCard(page: Page, name: string, keyboard = false): Promise<void> {
@@ -100,7 +67,7 @@ afterAll(async () => {
   await browser?.close();
   await proxy?.close();
   await server?.stop();
-  rmSync(base, { recursive: true, force: true });
+  dirs.remove();
 });
 
 describe("the inspector against serve --mock", () => {
@@ -114,7 +81,7 @@ describe("the inspector against serve --mock", () => {
 
   it("Codex: an edit approved shows its diff; a shell approval card, Accept, the command's output and the turn end", async () => {
     const { page } = watched;
-    await startSession(page, "codex");
+    await startSession(page, "codex", root);
     await prompt(page, "mock:edit write a file");
     await acceptCard(page, "live-codex-1-edit-approval");
     await expect(turnEnd(page, 1)).resolves.toBe("completed");
@@ -141,7 +108,7 @@ describe("the inspector against serve --mock", () => {
 
   it("Claude: the shell approval card, Accept by keyboard, the output and the turn end", async () => {
     const { page } = watched;
-    await startSession(page, "claude");
+    await startSession(page, "claude", root);
     await prompt(page, "mock:shell run a command");
     await acceptCard(page, "live-claude-1-shell-approval", true);
     await expect(turnEnd(page, 1)).resolves.toBe("completed");
@@ -215,7 +182,7 @@ describe("the inspector against serve --mock", () => {
 
   it("Claude asks a question: the form shows its choices, an answer is sent keyed as asked, the turn ends", async () => {
     const { page } = watched;
-    const sessionId = await startSession(page, "claude");
+    const sessionId = await startSession(page, "claude", root);
     await prompt(page, "mock:question ask me");
     const card = page.locator('.request-card[data-request-type="tool_user_input"]');
     await card.waitFor({ timeout: 60_000 });
@@ -238,7 +205,7 @@ describe("the inspector against serve --mock", () => {
 
   it("Interrupt while an approval waits ends the turn and cancels the request; Stop stops the session", async () => {
     const { page } = watched;
-    await startSession(page, "codex");
+    await startSession(page, "codex", root);
     await prompt(page, "mock:shell run a command");
     await page.locator(".request-card").waitFor({ timeout: 60_000 });
     await page.getByRole("button", { name: "Interrupt", exact: true }).click();

@@ -1,23 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { verifyEvents } from "../../src/verify/index.js";
-import { ServeProcess } from "../server/support/serve-process.js";
+import type { ServeProcess } from "../server/support/serve-process.js";
 import { launchChromium, screenshot, type WatchedPage, watchedPage } from "./support/browser.js";
+import { liveServeDirs, prompt, startSession, turnEnd, turnRegion } from "./support/live-page.js";
 import { TcpProxy } from "./support/tcp-proxy.js";
 
 const TOKEN = "inspector-resume-token-0123456789";
-const base = mkdtempSync(join(tmpdir(), "inspector-resume-"));
-const data = join(base, "data");
-const root = join(base, "root");
-const tmp = join(base, "tmp");
-for (const dir of [data, root, tmp]) mkdirSync(dir);
-
-/** `serve --mock` on the file's data dir and TMPDIR (a restart reuses both), on any free port. */
-const serveMock = () => ServeProcess.start({ data, tmp, token: TOKEN, extra: ["--mock", "--root", root] });
+const dirs = liveServeDirs("inspector-resume-", TOKEN);
+const { root, serveMock } = dirs;
 
 let browser: Browser;
 let server: ServeProcess;
@@ -37,36 +29,8 @@ afterAll(async () => {
   await browser?.close();
   await proxy?.close();
   await server?.stop();
-  rmSync(base, { recursive: true, force: true });
+  dirs.remove();
 });
-
-async function startSession(page: Page, provider: string): Promise<string> {
-  const shown = page.locator(".session[data-session-id]");
-  const previous = (await shown.count()) > 0 ? await shown.getAttribute("data-session-id") : null;
-  const form = page.getByRole("form", { name: "New session" });
-  await form.getByLabel("Provider").selectOption(provider);
-  await form.getByLabel("Working directory").fill(root);
-  await form.getByRole("button", { name: "Start session" }).click();
-  const fresh = page.locator(
-    previous === null ? ".session" : `.session:not([data-session-id="${previous}"])`,
-  );
-  await fresh.waitFor();
-  return (await fresh.getAttribute("data-session-id")) as string;
-}
-
-async function prompt(page: Page, text: string): Promise<void> {
-  await page.getByLabel("Prompt").fill(text);
-  await page.getByRole("button", { name: "Send", exact: true }).click();
-}
-
-const turnRegion = (page: Page, turn: number) =>
-  page.getByRole("region", { name: `Turn ${turn}`, exact: true });
-
-async function turnEnd(page: Page, turn: number): Promise<string | null> {
-  const foot = turnRegion(page, turn).locator("[data-turn-end]");
-  await foot.waitFor({ timeout: 60_000 });
-  return foot.getAttribute("data-turn-end");
-}
 
 const idsIn = (scope: ReturnType<Page["locator"]>) =>
   scope
@@ -93,7 +57,7 @@ describe("the inspector: a session resumed after a server restart", () => {
   for (const provider of ["codex", "claude"]) {
     it(`${provider}: after SIGTERM and a restart on the same --data, a turn from the page is Turn 2, with its own items`, async () => {
       const { page, errors } = watched;
-      const sessionId = await startSession(page, provider);
+      const sessionId = await startSession(page, provider, root);
       await prompt(page, "mock:text the first turn");
       await expect(turnEnd(page, 1)).resolves.toBe("completed");
       const turn1 = await idsIn(turnRegion(page, 1));
