@@ -49,20 +49,32 @@ describe("the guard's niceness (real programs)", () => {
     expect(lines).toEqual([expected, expected]);
   });
 
-  it.runIf(existsSync("/proc/self/autogroup"))(
-    "lowers the agent's autogroup (its own session) by the same amount against the host's",
-    async () => {
-      const groupNice = (pid: number | string) =>
-        Number(/nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, "utf8"))?.[1]);
-      const host = groupNice("self");
-      // the agent reports its own autogroup line (after a moment: the guard lowers it right after the spawn)
-      const print = ["sh", "-c", "sleep 0.2; cat /proc/$$/autogroup"];
-      const lowered = await outputOf(spawnGuarded(print, { env, niceness: 6 }));
-      expect(lowered.lines[0]).toMatch(new RegExp(`nice ${Math.min(19, host + 6)}$`));
-      const plain = await outputOf(spawnGuarded(print, { env }));
-      expect(plain.lines[0]).toMatch(new RegExp(`nice ${host}$`));
-    },
-  );
+  describe.runIf(existsSync("/proc/self/autogroup"))("autogroups (Linux)", () => {
+    // A process in the root group (not an autogroup, e.g. started by init without a session) has an empty line;
+    // the root group weighs as nice 0.
+    const groupNice = (line: string | undefined) => Number(/nice (-?\d+)/.exec(line ?? "")?.[1] ?? 0);
+    /** The agent reports its own autogroup line (after a moment: the guard lowers it right after the spawn). */
+    const printGroup = ["sh", "-c", "sleep 0.2; cat /proc/$$/autogroup"];
+
+    it("lowers the agent's autogroup (its own session) by the same amount against the host's", async () => {
+      const host = groupNice(readFileSync("/proc/self/autogroup", "utf8"));
+      const lowered = await outputOf(spawnGuarded(printGroup, { env, niceness: 6 }));
+      expect(groupNice(lowered.lines[0])).toBe(Math.min(19, host + 6));
+      const plain = await outputOf(spawnGuarded(printGroup, { env }));
+      expect(groupNice(plain.lines[0])).toBe(host);
+    });
+
+    it("counts from the host's own group: a host whose autogroup is at nice 3 gets its agent's at 3 + 6", async () => {
+      const script = await writeGuardScript(join(work, "group-sh"), printGroup[0] as string, { niceness: 6 });
+      // a host in a session of its own (detached) that lowers its group to 3, then runs the guard as its child
+      // (`; true` keeps the shell from exec'ing the guard, so the shell stays the guard's host)
+      const args = printGroup.slice(1).map((arg) => `'${arg}'`);
+      const host = `echo 3 > /proc/$$/autogroup && ${script} ${args.join(" ")}; true`;
+      const { lines, code } = await outputOf(spawn("sh", ["-c", host], { env, detached: true }));
+      expect(code).toBe(0);
+      expect(lines[0]).toMatch(/^\/autogroup-\d+ nice 9$/);
+    });
+  });
 
   it("leaves both at the host's niceness with niceness 0, and without one", async () => {
     for (const options of [{ env, niceness: 0 }, { env }]) {

@@ -42,7 +42,8 @@ const child = spawn(program, args, { stdio: "inherit", detached: true });
 if (cfg.niceness > 0 && child.pid !== undefined) {
   try {
     const { readFileSync, writeFileSync } = require("node:fs");
-    const hostGroup = Number(/nice (-?d+)/.exec(readFileSync("/proc/" + host + "/autogroup", "utf8"))?.[1] ?? 0);
+    // the host's line is empty when it runs in the root group (not an autogroup), which weighs as nice 0
+    const hostGroup = Number(/nice (-?\\d+)/.exec(readFileSync("/proc/" + host + "/autogroup", "utf8"))?.[1] ?? 0);
     writeFileSync("/proc/" + child.pid + "/autogroup", String(Math.min(19, hostGroup + cfg.niceness)));
   } catch {}
 }
