@@ -1,5 +1,7 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
+import type { RuntimeEvent } from "../contracts/events.js";
+import { liveHeap } from "../test-support/live-heap.js";
 import { sampleEvent } from "../test-support/sample-events.js";
 import { EventChannel } from "./event-channel.js";
 
@@ -60,4 +62,29 @@ describe("EventChannel", () => {
     expect(channel.push(sampleEvent("runtime.warning", 2))).toBe(false);
     expect(await read).toEqual([1]);
   });
+
+  it("keeps no event the host has read: 499 of the 500 read of 600 are collectable while the channel stays open", async () => {
+    const channel = new EventChannel(10_000);
+    const refs = pushTracked(channel, 600);
+    const iterator = channel[Symbol.asyncIterator]();
+    for (let i = 0; i < 500; i++) await iterator.next();
+    await new Promise((resolve) => setImmediate(resolve));
+    liveHeap();
+    const gone = refs.map((ref) => ref.deref() === undefined);
+    // the last one read is still the suspended generator's own; the 100 unread are the channel's
+    expect(gone.slice(0, 499).every(Boolean)).toBe(true);
+    expect(gone.slice(500).some(Boolean)).toBe(false);
+    expect(channel.buffered).toBe(100);
+  });
 });
+
+/** Weak references to `count` fresh events pushed into `channel` (no local of the test keeps them). */
+function pushTracked(channel: EventChannel, count: number): WeakRef<RuntimeEvent>[] {
+  const refs: WeakRef<RuntimeEvent>[] = [];
+  for (let n = 1; n <= count; n++) {
+    const event = sampleEvent("runtime.warning", n);
+    channel.push(event);
+    refs.push(new WeakRef(event));
+  }
+  return refs;
+}

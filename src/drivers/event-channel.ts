@@ -1,12 +1,12 @@
 import type { RuntimeEvent } from "../contracts/events.js";
+import { Fifo } from "../kit/fifo.js";
 
 /**
  * The driver → host queue. Bounded by a high-water mark: when the host reads slowly, `push` returns false and
  * the driver pauses its source until `onDrain` fires, so nothing is buffered without limit.
  */
 export class EventChannel implements AsyncIterable<RuntimeEvent> {
-  readonly #buffer: RuntimeEvent[] = [];
-  #head = 0;
+  readonly #buffer = new Fifo<RuntimeEvent>();
   #closed = false;
   #waiter: (() => void) | undefined;
   #drainListeners: Array<() => void> = [];
@@ -14,7 +14,7 @@ export class EventChannel implements AsyncIterable<RuntimeEvent> {
   constructor(readonly highWaterMark = 1_000) {}
 
   get buffered(): number {
-    return this.#buffer.length - this.#head;
+    return this.#buffer.length;
   }
 
   get closed(): boolean {
@@ -71,12 +71,8 @@ export class EventChannel implements AsyncIterable<RuntimeEvent> {
 
   async *[Symbol.asyncIterator](): AsyncIterator<RuntimeEvent> {
     while (true) {
-      if (this.#head < this.#buffer.length) {
-        const event = this.#buffer[this.#head++] as RuntimeEvent;
-        if (this.#head > 1024 && this.#head * 2 > this.#buffer.length) {
-          this.#buffer.splice(0, this.#head);
-          this.#head = 0;
-        }
+      const event = this.#buffer.shift();
+      if (event !== undefined) {
         this.#maybeDrain();
         yield event;
         continue;

@@ -1,4 +1,5 @@
 import type { JetStreamApiError } from "@nats-io/jetstream";
+import { Fifo } from "../../kit/fifo.js";
 import type { AppendBuffer } from "./append-buffer.js";
 import {
   bodyLimit,
@@ -40,8 +41,7 @@ interface Pending {
  * One in flight keeps the order: two at once could be split by a reconnect, the later stored, the earlier lost.
  */
 export class SessionWriter {
-  #queue: Pending[] = [];
-  #head = 0;
+  readonly #queue = new Fifo<Pending>();
   #tail: SubjectTail | null | undefined;
   #running = false;
   #idle: Array<() => void> = [];
@@ -58,7 +58,7 @@ export class SessionWriter {
   }
 
   get #length(): number {
-    return this.#queue.length - this.#head;
+    return this.#queue.length;
   }
 
   /** Queues events (room in the buffer already reserved); each one's `stored` runs once JetStream has it. */
@@ -88,9 +88,9 @@ export class SessionWriter {
     // Every error but a refused expectation is retried: an event is never given up (health shows the error).
     if (this.#tail === undefined) this.#tail = await this.link.retry(() => this.#loadTail(), always);
     const tail = this.#tail;
-    while (this.#length > 0 && isStored((this.#queue[this.#head] as Pending).event, tail)) this.#done(1);
+    while (this.#length > 0 && isStored((this.#queue.peek() as Pending).event, tail)) this.#done(1);
     if (this.#length === 0) return;
-    const lookahead = this.#queue.slice(this.#head, this.#head + LOOKAHEAD).map((pending) => pending.event);
+    const lookahead = this.#queue.peekMany(LOOKAHEAD).map((pending) => pending.event);
     const limit = bodyLimit(this.link.maxPayload);
     const message = nextMessage(lookahead, limit, resumePart(lookahead[0] as EncodedEvent, tail, limit));
     const stored = await this.link
@@ -109,13 +109,9 @@ export class SessionWriter {
 
   #done(count: number): void {
     for (let i = 0; i < count; i++) {
-      const pending = this.#queue[this.#head++] as Pending;
+      const pending = this.#queue.shift() as Pending;
       this.buffer.release(1, pending.event.json.length);
       pending.stored();
-    }
-    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
-      this.#queue = this.#queue.slice(this.#head);
-      this.#head = 0;
     }
   }
 
