@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnGuarded, writeGuardScript } from "./process-guard.js";
+import { idleSchedulerProgram, spawnGuarded, writeGuardScript } from "./process-guard.js";
 
 /** A shell that prints its own niceness, then its child's (a second shell), one per line. */
 const PRINT_NICE = ["sh", "-c", `ps -o ni= -p $$; sh -c 'ps -o ni= -p $$'`];
@@ -75,6 +75,31 @@ describe("the guard's niceness (real programs)", () => {
       expect(lines[0]).toMatch(/^\/autogroup-\d+ nice 9$/);
     });
   });
+
+  it.runIf(idleSchedulerProgram() !== undefined)(
+    "at niceness 19 runs the agent and its child in SCHED_IDLE; at 18, in the normal class",
+    async () => {
+      const policies = ["sh", "-c", `chrt -p $$; sh -c 'chrt -p $$'`];
+      const idle = await outputOf(spawnGuarded(policies, { env, niceness: 19 }));
+      expect(idle.code).toBe(0);
+      expect(idle.lines).toEqual([
+        expect.stringMatching(/policy: SCHED_IDLE$/),
+        expect.stringMatching(/priority: 0$/),
+        expect.stringMatching(/policy: SCHED_IDLE$/),
+        expect.stringMatching(/priority: 0$/),
+      ]);
+      const normal = await outputOf(spawnGuarded(policies, { env, niceness: 18 }));
+      expect(normal.lines.filter((line) => line.includes("policy:"))).toEqual([
+        expect.stringMatching(/policy: SCHED_OTHER$/),
+        expect.stringMatching(/policy: SCHED_OTHER$/),
+      ]);
+      // chrt execs the agent: its parent is the guard (which reports its pid and signals its group), not chrt
+      const parent = await outputOf(
+        spawnGuarded(["sh", "-c", "cat /proc/$PPID/comm"], { env, niceness: 19 }),
+      );
+      expect(parent.lines).toEqual(["node"]);
+    },
+  );
 
   it("leaves both at the host's niceness with niceness 0, and without one", async () => {
     for (const options of [{ env, niceness: 0 }, { env }]) {

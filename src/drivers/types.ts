@@ -56,7 +56,9 @@ export interface DriverOptions {
   /**
    * How much lower than this process the agent runs, and all it starts (its tools, builds): a whole number 0–19
    * added to this process's Unix niceness, capped at 19, so a busy agent leaves the host's CPU to the host.
-   * Default 0 (the host's priority); another value makes the driver's constructor throw a RangeError.
+   * Default 0 (the host's priority); another value makes the driver's constructor throw a RangeError. 19 also
+   * runs the agent in Linux's SCHED_IDLE class (where util-linux `chrt` is installed): it gives the CPU up at
+   * once when a host thread wakes, instead of at the end of its time slice.
    */
   niceness?: number;
 }

@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { idleSchedulerProgram } from "../../src/drivers/process-guard.js";
 import type { DriverOptions } from "../../src/drivers/types.js";
 import { type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
 import type { CodexAppServerDriver } from "../../src/providers/codex/driver.js";
-import { argvOf, descendants, type Proc, threadNiceness } from "./procs.js";
+import { argvOf, descendants, type Proc, SCHED_IDLE, SCHED_OTHER, threadScheduling } from "./procs.js";
 import { runShellTurn } from "./shell-turn.js";
 import { makeDriver, TARGETS, type Target } from "./targets.js";
 
@@ -33,6 +34,8 @@ function isGuard(pid: number): boolean {
 interface Seen {
   /** Every thread of every process below a guard (the agent, its children, their tools): "pid/tid argv" → nices. */
   agentThreads: Map<string, Set<number>>;
+  /** The same threads → their scheduling policies. */
+  agentPolicies: Map<string, Set<number>>;
   agentPids: Set<number>;
   /** A guard's main thread (the one that forks the agent), once the guard is running. */
   guardNice: Map<number, Set<number>>;
@@ -62,12 +65,14 @@ function sample(seen: Seen, atRest: boolean): void {
     const name = argv.slice(0, 2).join(" ");
     if (guards.has(proc.pid)) {
       // Its main thread lowers itself at its start: read once the agent is up (a request, a turn's end).
-      const main = threadNiceness(proc.pid).find((thread) => thread.tid === proc.pid);
+      const main = threadScheduling(proc.pid).find((thread) => thread.tid === proc.pid);
       if (atRest && main !== undefined) note(seen.guardNice, proc.pid, main.nice);
     } else if (belowGuard(proc)) {
       seen.agentPids.add(proc.pid);
-      for (const thread of threadNiceness(proc.pid))
+      for (const thread of threadScheduling(proc.pid)) {
         note(seen.agentThreads, `${proc.pid}/${thread.tid} ${name}`, thread.nice);
+        note(seen.agentPolicies, `${proc.pid}/${thread.tid} ${name}`, thread.policy);
+      }
     } else {
       seen.unguarded.add(`${proc.pid} ${name}`);
     }
@@ -83,6 +88,7 @@ async function runSampled(
   const driver = await makeDriver(target, { cwd, modelBaseUrl: mock.baseUrl, ...options });
   const seen: Seen = {
     agentThreads: new Map(),
+    agentPolicies: new Map(),
     agentPids: new Set(),
     guardNice: new Map(),
     unguarded: new Set(),
@@ -116,12 +122,27 @@ describe("DriverOptions.niceness: the agent, every thread and every process of i
       expect(seen.agentPids.size, "agent processes seen").toBeGreaterThan(0);
       expect(seen.agentThreads.size, "agent threads seen").toBeGreaterThan(3);
       expect(offBy(seen.agentThreads, lowered)).toEqual([]);
+      expect(offBy(seen.agentPolicies, SCHED_OTHER)).toEqual([]);
       expect(seen.guardNice.size, "guards read at rest").toBeGreaterThan(0);
       expect(offBy(seen.guardNice, lowered)).toEqual([]);
       expect([...seen.unguarded]).toEqual([]);
       expect(getPriority()).toBe(host);
       if (target === "codex") expect(seen.agentPids).toContain(seen.agentPid);
     }, 90_000);
+  }
+
+  for (const target of TARGETS) {
+    it.runIf(idleSchedulerProgram() !== undefined)(
+      `${target}: niceness 19 puts every agent thread at 19 and in SCHED_IDLE`,
+      async () => {
+        const seen = await runSampled(target, { niceness: 19 });
+        expect(seen.agentThreads.size, "agent threads seen").toBeGreaterThan(3);
+        expect(offBy(seen.agentThreads, 19)).toEqual([]);
+        expect(offBy(seen.agentPolicies, SCHED_IDLE)).toEqual([]);
+        expect([...seen.unguarded]).toEqual([]);
+      },
+      90_000,
+    );
   }
 
   it("every driver refuses a niceness outside 0..19 when it is made (before it creates anything)", async () => {

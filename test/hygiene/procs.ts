@@ -49,9 +49,21 @@ export function environOf(pid: number): string | undefined {
   }
 }
 
-/** Each thread of a process with its niceness (field 19 of /proc/<pid>/task/<tid>/stat); [] when it is gone. */
-export function threadNiceness(pid: number): Array<{ tid: number; nice: number }> {
-  const threads: Array<{ tid: number; nice: number }> = [];
+/** Linux's scheduling policies as /proc reports them (field 41 of a thread's stat). */
+export const SCHED_OTHER = 0;
+export const SCHED_IDLE = 5;
+
+export interface ThreadScheduling {
+  tid: number;
+  /** Field 19 of /proc/<pid>/task/<tid>/stat. */
+  nice: number;
+  /** Field 41: SCHED_OTHER, SCHED_IDLE, … */
+  policy: number;
+}
+
+/** Each thread of a process with its niceness and scheduling policy; [] when it is gone. */
+export function threadScheduling(pid: number): ThreadScheduling[] {
+  const threads: ThreadScheduling[] = [];
   let tids: string[];
   try {
     tids = readdirSync(`/proc/${pid}/task`);
@@ -61,9 +73,9 @@ export function threadNiceness(pid: number): Array<{ tid: number; nice: number }
   for (const tid of tids) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-      // Fields from the 3rd on follow the command name's last ")": the 19th is the 17th of them.
-      const nice = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
-      threads.push({ tid: Number(tid), nice });
+      // Fields from the 3rd on follow the command name's last ")": the 19th is the 17th of them, the 41st the 39th.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      threads.push({ tid: Number(tid), nice: Number(fields[16]), policy: Number(fields[38]) });
     } catch {
       // the thread ended meanwhile
     }

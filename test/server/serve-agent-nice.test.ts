@@ -1,15 +1,21 @@
 import { getPriority } from "node:os";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { idleSchedulerProgram } from "../../src/drivers/process-guard.js";
 import { CliProcess } from "../cli/support/cli-process.js";
-import { argvOf, descendants, threadNiceness } from "../hygiene/procs.js";
+import { argvOf, descendants, SCHED_IDLE, SCHED_OTHER, threadScheduling } from "../hygiene/procs.js";
 import { ServeProcess } from "./support/serve-process.js";
 
 afterEach(() => ServeProcess.stopAll());
 afterAll(() => ServeProcess.removeDirs());
 
-/** The niceness of every thread of every process below the server, and of the server's own threads. */
-function nicenessBelow(serverPid: number): { server: number[]; agents: Map<string, number> } {
+/** The niceness (and policy) of every thread of every process below the server, and of the server's own threads. */
+function nicenessBelow(serverPid: number): {
+  server: number[];
+  agents: Map<string, number>;
+  policies: Map<string, number>;
+} {
   const agents = new Map<string, number>();
+  const policies = new Map<string, number>();
   for (const proc of descendants(serverPid)) {
     const argv = argvOf(proc.pid);
     // A zombie (or a process gone meanwhile) has no argv: it runs nothing.
@@ -17,11 +23,13 @@ function nicenessBelow(serverPid: number): { server: number[]; agents: Map<strin
     const name = argv.slice(0, 2).join(" ");
     // A guard's helper threads keep the server's priority: only its forking (main) thread is lowered.
     const guard = argv[0] === process.execPath && argv[1] === "-e";
-    for (const thread of threadNiceness(proc.pid)) {
+    for (const thread of threadScheduling(proc.pid)) {
       if (!guard || thread.tid === proc.pid) agents.set(`${proc.pid}/${thread.tid} ${name}`, thread.nice);
+      // the guard itself stays in the normal class: chrt runs the agent only
+      if (!guard) policies.set(`${proc.pid}/${thread.tid} ${name}`, thread.policy);
     }
   }
-  return { server: threadNiceness(serverPid).map((thread) => thread.nice), agents };
+  return { server: threadScheduling(serverPid).map((thread) => thread.nice), agents, policies };
 }
 
 describe("serve --agent-nice", () => {
@@ -48,12 +56,16 @@ describe("serve --agent-nice", () => {
       });
       expect(created.status).toBe(201);
       const pid = server.cli.child.pid ?? 0;
-      const { server: serverThreads, agents } = nicenessBelow(pid);
+      const { server: serverThreads, agents, policies } = nicenessBelow(pid);
       expect(serverThreads.length).toBeGreaterThan(0);
       expect(new Set(serverThreads)).toEqual(new Set([host]));
       expect(agents.size, "agent threads").toBeGreaterThan(10);
       const expected = Math.min(19, host + added);
       expect([...agents].filter(([, nice]) => nice !== expected)).toEqual([]);
+      // at 19 (the default) the agents also run in SCHED_IDLE, where chrt is installed
+      const policy = added === 19 && idleSchedulerProgram() !== undefined ? SCHED_IDLE : SCHED_OTHER;
+      expect([...policies].filter(([, p]) => p !== policy)).toEqual([]);
+      expect(policies.size).toBeGreaterThan(10);
       expect(await server.stop()).toBe(143);
     }, 60_000);
   }

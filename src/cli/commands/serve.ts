@@ -33,7 +33,8 @@ DATA/store.db before any client sees it.
   --node ID              this node's id in the cluster (default <host>-<pid>-<random>)
   --lease-ms N           how long a node holds its sessions without renewing its lease (default 15000)
   --agent-nice N         run every agent N lower than the server (Unix nice, 0..19, default 19; 0: the same),
-                         so that busy agents leave the CPU to the server's event loop first
+                         so that busy agents leave the CPU to the server's event loop first; 19 also runs
+                         them in Linux's SCHED_IDLE class where util-linux chrt is installed
 
 Whoever holds the token can run programs on this machine as this user: keep it secret.
 Prints "listening on http://HOST:PORT" when ready. SIGINT/SIGTERM stop every session (session.exited stored)
@@ -61,7 +62,8 @@ export const DEFAULT_PORT = 4317;
 /**
  * The server's event loop serves every session; an agent is batch work, so it yields the CPU to it, at the lowest
  * priority: with Linux's autogroup scheduling each agent (a session of its own) is a group weighed
- * against the server's group, and 50 busy agents at nice 10 still outweighed the server 5:1 (docs/performance.md).
+ * against the server's group, and 50 busy agents at nice 10 still outweighed the server 5:1; at 19 they also run
+ * in SCHED_IDLE, which gives the CPU back at once when the server wakes (docs/performance.md).
  */
 export const DEFAULT_AGENT_NICE = 19;
 
