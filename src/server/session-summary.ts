@@ -11,16 +11,6 @@ export function titleOf(text: string): string {
   return line.length <= TITLE_LENGTH ? line : `${line.slice(0, TITLE_LENGTH - 1)}…`;
 }
 
-/** The event types that move a summary field other than the last sequence (see `observe`). */
-const SUMMARY_EVENTS: ReadonlySet<RuntimeEvent["type"]> = new Set([
-  "session.state.changed",
-  "session.started",
-  "session.exited",
-  "request.opened",
-  "request.resolved",
-  "thread.started",
-]);
-
 /**
  * The registry summary of a session, kept in step with its stored events: state, last sequence, open requests,
  * whether the agent has exited, and the native id a resume needs. Bounded: it holds the ids of open requests only.
@@ -64,32 +54,37 @@ export class SessionSummary {
     this.#lastSequence = event.sequence;
     this.#updatedAt = event.createdAt;
     const resumeId = this.#resumeId;
+    const moved = this.#apply(event);
+    this.#resumeId ??= event.providerRefs?.providerThreadId;
+    if (moved || this.#resumeId !== resumeId) this.#changed = true;
+  }
+
+  /** The summary fields `event` moves; false for the events that move none (most: deltas, items). */
+  #apply(event: RuntimeEvent): boolean {
     switch (event.type) {
       case "session.state.changed":
         this.#state = event.payload.state;
-        break;
+        return true;
       case "session.started":
         this.#exited = false;
-        break;
+        return true;
       case "session.exited":
         this.#exited = true;
         this.#state = event.payload.exitKind === "error" ? "error" : "stopped";
         this.#openRequests.clear();
-        break;
+        return true;
       case "request.opened":
         this.#openRequests.set(event.requestId, true);
-        break;
+        return true;
       case "request.resolved":
         this.#openRequests.release(event.requestId);
-        break;
+        return true;
       case "thread.started":
         this.#resumeId ??= event.payload.providerThreadId;
-        break;
+        return true;
       default:
-        break;
+        return false;
     }
-    this.#resumeId ??= event.providerRefs?.providerThreadId;
-    if (SUMMARY_EVENTS.has(event.type) || this.#resumeId !== resumeId) this.#changed = true;
   }
 
   /** The registry fields this summary owns, for `updateSession`. */
