@@ -84,7 +84,11 @@ export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
   });
   const exited = new Promise<void>((done) =>
     worker.once("exit", () => {
-      if (!closing) options.onLost(lostWhy);
+      if (!closing) {
+        options.onLost(lostWhy);
+        // a thread that died mid-RESTART left the flag up: the writes it held back go on
+        if (Atomics.exchange(state, 0, 0) === 1) options.onResumed();
+      }
       done();
     }),
   );
