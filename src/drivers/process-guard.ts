@@ -35,9 +35,12 @@ if (cfg.niceness > 0) {
   const os = require("node:os");
   try { os.setPriority(Math.min(19, os.getPriority() + cfg.niceness)); } catch {}
 }
-// At the lowest niceness the agent runs in SCHED_IDLE too, through chrt (it execs the agent: the same pid).
-const [file, argv] = cfg.idleVia === undefined ? [program, args] : [cfg.idleVia, ["--idle", "0", program, ...args]];
-const child = spawn(file, argv, { stdio: "inherit", detached: true });
+// At the lowest niceness the forking thread goes into SCHED_IDLE as well (chrt -p: that thread only), and the
+// agent inherits it. Where the kernel refuses (a sandbox), the agent runs at its niceness alone.
+if (cfg.idleVia !== undefined) {
+  try { require("node:child_process").execFileSync(cfg.idleVia, ["--idle", "-p", "0", String(process.pid)], { stdio: "ignore" }); } catch {}
+}
+const child = spawn(program, args, { stdio: "inherit", detached: true });
 // detached is a new session, and with Linux's autogroup scheduling (on by default) a session is a group that
 // shares the CPU with the others as a whole, whatever its members' niceness: 50 agents would each weigh as much
 // as the host. So the agent's group is lowered as well, by the same amount against the host's group.
