@@ -128,7 +128,7 @@ export interface GuardOptions {
 const IDLE_SCHEDULER = ["/usr/bin/chrt", "/bin/chrt"];
 
 let idleScheduler: string | null | undefined;
-/** The `chrt` the guard runs a niceness-19 agent through; undefined where there is none (not Linux). */
+/** The `chrt` the guard puts a niceness-19 agent in SCHED_IDLE with; undefined where there is none (not Linux). */
 export function idleSchedulerProgram(): string | undefined {
   if (idleScheduler === undefined)
     idleScheduler =
