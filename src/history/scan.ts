@@ -9,8 +9,9 @@ export type ScanItem =
   | { kind: "warning"; message: string };
 
 /**
- * The session files under `path` (a directory walked depth-first in name order, or one file). Symbolic links to
- * directories are not followed (a loop would never end); a directory that cannot be read is one warning and the
+ * The session files under `path` (a directory walked depth-first in name order, or one file). Symbolic links in
+ * the tree are not followed (one to a directory could loop, one to a file could be read twice): each one to a
+ * directory or with a session file's name is a warning. A directory that cannot be read is one warning and the
  * walk goes on. Memory: the names of the directories still to visit and of the one being read.
  */
 export async function* scanPath(path: string, source: HistorySource | undefined): AsyncGenerator<ScanItem> {
@@ -41,8 +42,21 @@ export async function* scanPath(path: string, source: HistorySource | undefined)
       const full = join(dir, entry.name);
       if (entry.isDirectory()) subdirs.push(full);
       else if (entry.isFile() && matches(source, entry.name)) yield { kind: "file", path: full, source };
+      else if (entry.isSymbolicLink() && (matches(source, entry.name) || (await isDirectory(full))))
+        yield {
+          kind: "warning",
+          message: `skipped ${full}: a symbolic link (not followed; pass its target's path)`,
+        };
     }
     for (let i = subdirs.length - 1; i >= 0; i--) pending.push(subdirs[i] as string);
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false; // a dangling link
   }
 }
 

@@ -1,4 +1,4 @@
-import { appendFile, readFile, realpath, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, realpath, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
@@ -136,6 +136,12 @@ it("bad inputs are a warning each and the import goes on", async () => {
     });
     await writeFile(join(home.root, "p", "rollout-other.jsonl"), '{"jsonrpc":"2.0","method":"initialize"}\n');
     await writeFile(join(home.root, "p", "rollout-empty.jsonl"), "");
+    // links are not followed, each one a warning: to a session file, to a directory; a link to nothing else is
+    // no session file (no warning)
+    await symlink(good as string, join(home.root, "p", "rollout-linked.jsonl"));
+    await mkdir(join(home.root, "elsewhere"));
+    await symlink(join(home.root, "elsewhere"), join(home.root, "p", "linked-dir"));
+    await symlink(good as string, join(home.root, "p", "notes.txt"));
     const store = await openSqliteStore({ dataDir: home.data, synchronous: "normal" });
     const warnings: string[] = [];
     try {
@@ -144,10 +150,12 @@ it("bad inputs are a warning each and the import goes on", async () => {
         { paths: [join(home.root, "p"), join(home.root, "missing")], from: "codex-rollout" },
         { warning: (message) => warnings.push(message) },
       );
-      expect(first).toMatchObject({ new: 2, skipped: 2, warnings: 2 });
+      expect(first).toMatchObject({ new: 2, skipped: 2, warnings: 4 });
       expect(warnings.sort()).toEqual([
-        expect.stringContaining("rollout-other.jsonl is not a codex-rollout session file"),
+        expect.stringMatching(/rollout-other\.jsonl is not a codex-rollout session file/),
         expect.stringContaining("missing: ENOENT"),
+        expect.stringMatching(/skipped .*\/p\/linked-dir: a symbolic link/),
+        expect.stringMatching(/skipped .*\/p\/rollout-linked\.jsonl: a symbolic link/),
       ]);
 
       // a file rewritten shorter, and one whose imported part now maps differently: kept as stored, one warning each
