@@ -74,7 +74,7 @@ export const TELEMETRY_PAYLOADS = {
       .string()
       .optional()
       .describe(
-        "The tool call it is about, where known: Claude's tool-use id; for a Codex MCP call, the item's canonical id (also the envelope's `itemId`).",
+        "The provider's own id of the tool call it is about, where known: Claude's tool-use id, Codex's item id of the MCP call (also the envelope's `providerRefs.providerItemId`). The call's canonical item is the envelope's `itemId`, where the mapper knows the item.",
       ),
     toolName: z.string().optional().describe("The tool's name, where reported."),
     summary: z.string().optional().describe("What the tool reports it is doing, where it says."),

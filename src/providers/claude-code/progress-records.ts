@@ -6,6 +6,7 @@
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { asObject, idKey, num, own, str } from "../../kit/guards.js";
 import { emit } from "../claude/context.js";
+import { aboutToolIds } from "../claude/tool-items.js";
 import type { SessionFileContext, SessionFileHandler } from "./context.js";
 import { PROGRESS_TYPES } from "./record-kinds.js";
 import { linkAgent } from "./subagents.js";
@@ -17,12 +18,14 @@ const toolProgress =
   (toolName: string | undefined): SessionFileHandler =>
   (ctx) => {
     const data = asObject(ctx.record.data) ?? {};
+    const toolUseId = str(ctx.record.parentToolUseID) ?? str(ctx.record.toolUseID);
     return [
-      emit(ctx, "tool.progress", {
-        toolUseId: str(ctx.record.parentToolUseID) ?? str(ctx.record.toolUseID),
-        toolName: toolName ?? str(data.toolName),
-        elapsedSeconds: num(data.elapsedTimeSeconds),
-      }),
+      emit(
+        ctx,
+        "tool.progress",
+        { toolUseId, toolName: toolName ?? str(data.toolName), elapsedSeconds: num(data.elapsedTimeSeconds) },
+        aboutToolIds(ctx, toolUseId),
+      ),
     ];
   };
 

@@ -183,6 +183,15 @@ describe("claude-code: record shapes of other versions", () => {
       toolUseId: "toolu_b",
       elapsedSeconds: 3,
     });
+    // the envelope names the call's item, as for the live Claude and Codex mappers
+    const bashStarted = ofType(events, "item.started").find(
+      (e) => e.payload.itemType === "command_execution",
+    );
+    expect(bashStarted?.itemId).toBeDefined();
+    expect(ofType(events, "tool.progress")[0]).toMatchObject({
+      itemId: bashStarted?.itemId,
+      providerRefs: { providerItemId: "toolu_b" },
+    });
     expect(ofType(events, "hook.started")[0]?.payload).toMatchObject({ hookEvent: "PreToolUse" });
     expect(ofType(events, "hook.completed")[0]?.payload).toMatchObject({ outcome: "error", stderr: "boom" });
     expect(ofType(events, "thread.state.changed").some((e) => e.payload.state === "compacted")).toBe(true);

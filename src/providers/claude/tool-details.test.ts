@@ -313,3 +313,41 @@ describe("claude tool details", () => {
     expect(completed?.details).toEqual({ tool: "Skill", arguments: { skill: "verify" }, result: "done" });
   });
 });
+
+describe("tool.progress (Claude's tool_progress)", () => {
+  it("names the call by its tool-use id and, its item being known, carries the item's ids in the envelope", () => {
+    const events = replay(
+      [
+        message({
+          type: "assistant",
+          uuid: "a",
+          message: { id: "m1", role: "assistant", content: [tool("Bash", { command: "make" })] },
+        }),
+        message({
+          type: "tool_progress",
+          tool_use_id: "toolu_1",
+          tool_name: "Bash",
+          elapsed_time_seconds: 2,
+        }),
+        message({
+          type: "tool_progress",
+          tool_use_id: "toolu_unknown",
+          tool_name: "Bash",
+          elapsed_time_seconds: 1,
+        }),
+      ],
+      "t",
+    );
+    for (const event of events) RuntimeEventSchema.parse(event);
+    const item = events.find((e) => e.type === "item.started");
+    const progress = events.filter((e) => e.type === "tool.progress");
+    expect(progress.map((e) => e.payload)).toEqual([
+      { toolUseId: "toolu_1", toolName: "Bash", elapsedSeconds: 2 },
+      { toolUseId: "toolu_unknown", toolName: "Bash", elapsedSeconds: 1 },
+    ]);
+    expect(item?.itemId).toBeDefined();
+    expect(progress[0]).toMatchObject({ itemId: item?.itemId, providerRefs: { providerItemId: "toolu_1" } });
+    expect(progress[1]?.itemId).toBeUndefined();
+    expect(progress[1]?.providerRefs?.providerItemId).toBe("toolu_unknown");
+  });
+});

@@ -138,6 +138,17 @@ export function toolIds(itemId: string, toolUseId: string, tool: ToolState) {
   };
 }
 
+/**
+ * The envelope of an event about a tool call (tool.progress): its item's ids where the call's item is open or
+ * known, else only the native id in providerRefs.
+ */
+export function aboutToolIds(ctx: ClaudeContext, toolUseId: string | undefined) {
+  if (toolUseId === undefined) return {};
+  const entry = ctx.state.tools.get(key(toolUseId));
+  if (entry === undefined) return { providerRefs: { providerItemId: toolUseId } };
+  return toolIds(entry.id, toolUseId, entry.state);
+}
+
 export function toolItemIdOf(ctx: ClaudeContext, toolUseId: string): string {
   return toolItemId(ctx.state, toolUseId);
 }

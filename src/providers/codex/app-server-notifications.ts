@@ -266,7 +266,7 @@ const TURN_AND_ITEM_NOTIFICATIONS: CodexHandlerTable = {
           : ctx.item(str(params.threadId), str(params.turnId), nativeId, "mcp_tool_call");
       ctx.emit(
         "tool.progress",
-        { toolUseId: opened?.ids.itemId, summary: str(params.message) },
+        { toolUseId: nativeId, summary: str(params.message) },
         opened?.ids ?? ctx.turn(str(params.threadId), str(params.turnId)),
       );
     },

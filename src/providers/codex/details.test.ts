@@ -147,6 +147,29 @@ describe("codex app-server item details (hand-written ThreadItems)", () => {
     expect(failed.details).toEqual({ server: "calc", tool: "div", arguments: {}, error: "division by zero" });
   });
 
+  it("item/mcpToolCall/progress: tool.progress names the call by Codex's item id, its canonical item in the envelope", () => {
+    const mcp = {
+      type: "mcpToolCall",
+      id: "m1",
+      server: "calc",
+      tool: "add",
+      status: "inProgress",
+      arguments: {},
+    };
+    const events = run([
+      started(mcp),
+      {
+        method: "item/mcpToolCall/progress",
+        params: { threadId: T, turnId: U, itemId: "m1", message: "halfway" },
+      },
+    ]);
+    const item = events.find((e) => e.type === "item.started");
+    const progress = events.find((e) => e.type === "tool.progress");
+    expect(progress?.payload).toEqual({ toolUseId: "m1", summary: "halfway" });
+    expect(item?.itemId).toBeDefined();
+    expect(progress).toMatchObject({ itemId: item?.itemId, providerRefs: { providerItemId: "m1" } });
+  });
+
   it("dynamicToolCall and functionCallOutput: the tool, its arguments or output", () => {
     const dynamic = completedPayload({
       type: "dynamicToolCall",
