@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import type { DriverProvider } from "../src/drivers/types.js";
-import { type ServerBenchResult, serverBench } from "./server.js";
+import { type ServerBenchResult, STEADY_AFTER_MS, serverBench } from "./server.js";
 
 /**
  * BENCH_SERVER_SESSIONS (default 50), BENCH_SERVER_SUBSCRIBERS (5), BENCH_SERVER_PROVIDER (codex: the Codex
@@ -12,7 +12,8 @@ import { type ServerBenchResult, serverBench } from "./server.js";
  * BENCH_SERVER_DURABILITY (normal | full) is `serve --durability` and BENCH_SERVER_AGENT_NICE (0–19)
  * `serve --agent-nice` (unset: the server's defaults).
  * BENCH_SERVER_SECONDS (default 40; 0: none) interrupts the turns still running that long after they were sent,
- * so that a slow pace still ends in bounded time.
+ * so that a slow pace still ends in bounded time. BENCH_SERVER_MODEL_IDLE=0 runs the mock model at the normal
+ * priority instead of in SCHED_IDLE (it stands in for a model API on another machine).
  */
 export async function* serverBenchesFromEnv(command: string[]): AsyncGenerator<ServerBenchResult> {
   for (const pace of pacesOf(process.env.BENCH_SERVER_PACE)) yield await serverBenchFromEnv(command, pace);
@@ -32,6 +33,7 @@ function serverBenchFromEnv(command: string[], pace: { pace?: number }): Promise
     ...(process.env.BENCH_SERVER_AGENT_NICE === undefined
       ? {}
       : { agentNice: Number(process.env.BENCH_SERVER_AGENT_NICE) }),
+    ...(process.env.BENCH_SERVER_MODEL_IDLE === "0" ? { modelIdle: false } : {}),
     ...(process.env.BENCH_SERVER_CPU_PROF === undefined
       ? {}
       : { cpuProfileDir: process.env.BENCH_SERVER_CPU_PROF }),
@@ -58,14 +60,15 @@ function pacesOf(text: string | undefined): { pace?: number }[] {
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
 export function formatServerBench(result: ServerBenchResult): string[] {
-  const { latency, cores } = result;
+  const { latency, steadyLatency: steady, cores } = result;
   return [
-    `serve --durability ${result.durability} --agent-nice ${result.agentNice} (${result.model === "inline" ? "--mock" : "--model-url: the mock model in its own process"}): ${result.sessions} ${result.provider} sessions × ${result.subscribers} SSE subscribers, one mock:long turn each`,
+    `serve --durability ${result.durability} --agent-nice ${result.agentNice} (${result.model === "inline" ? "--mock" : `--model-url: the mock model in its own process${result.modelIdle ? ", in SCHED_IDLE" : ""}`}): ${result.sessions} ${result.provider} sessions × ${result.subscribers} SSE subscribers, one mock:long turn each`,
     result.pace === undefined
       ? "  UNPACED: the mock streams as fast as it can, the queue saturates: a throughput figure, not added latency"
       : `  PACED: the mock streams ${fmt(result.pace)} deltas/s per session: the added latency, if the CPU line below leaves the machine room`,
     `  turns ${result.interrupted ? "interrupted after" : "took"} ${result.seconds.toFixed(1)} s: ${fmt(result.stored)} events stored (${fmt(result.storedPerSecond)}/s), ${fmt(result.delivered)} delivered (${fmt(result.deliveredPerSecond)}/s)`,
     `  driver → subscriber latency p50 ${latency.p50Ms.toFixed(1)} ms, p99 ${latency.p99Ms.toFixed(1)} ms, max ${latency.maxMs.toFixed(1)} ms over ${fmt(latency.samples)} deliveries (createdAt has ms resolution: up to +1 ms)`,
+    `  after the turns' first ${STEADY_AFTER_MS / 1000} s (their start): p50 ${steady.p50Ms.toFixed(1)} ms, p99 ${steady.p99Ms.toFixed(1)} ms, max ${steady.maxMs.toFixed(1)} ms over ${fmt(steady.samples)} deliveries`,
     `  server peak RSS ${result.peakRssMb.toFixed(0)} MB; machine load average ${result.loadAverage.toFixed(1)} on ${availableParallelism()} cores`,
     `  CPU during the turns, in cores: server ${cores.server.toFixed(2)}, agents ${cores.agents.toFixed(2)}, mock model ${cores.model.toFixed(2)}, subscribers (this process) ${cores.subscribers.toFixed(2)}`,
     result.mismatches.length === 0

@@ -9,6 +9,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { RemoteClient } from "../src/client/index.js";
 import type { RuntimeEvent } from "../src/contracts/events.js";
+import { idleSchedulerProgram } from "../src/drivers/process-guard.js";
 import type { DriverProvider } from "../src/drivers/types.js";
 import { SCENARIO_PROMPTS } from "../src/mock-model/index.js";
 import { ServeProcess } from "../test/server/support/serve-process.js";
@@ -32,8 +33,13 @@ export interface ServerBenchOptions {
   durability?: "full" | "normal";
   /** Turns still running this many seconds after they were sent are interrupted (the window ends there). */
   windowSeconds?: number;
-  /** `serve --agent-nice`; unset: the server's default (10). */
+  /** `serve --agent-nice`; unset: the server's default (19). */
   agentNice?: number;
+  /**
+   * The mock model's process in SCHED_IDLE (default true, where chrt is installed). It stands in for a model API
+   * on another machine: at the turns' start it parses 50 requests at once, CPU a real deployment does not share.
+   */
+  modelIdle?: boolean;
 }
 
 export interface ServerBenchResult {
@@ -44,6 +50,8 @@ export interface ServerBenchResult {
   pace: number | undefined;
   durability: "full" | "normal" | "default";
   agentNice: number | "default";
+  /** The mock model ran in SCHED_IDLE. */
+  modelIdle: boolean;
   seconds: number;
   /** The turns were interrupted at the window's end (else every turn completed). */
   interrupted: boolean;
@@ -51,7 +59,9 @@ export interface ServerBenchResult {
   delivered: number;
   storedPerSecond: number;
   deliveredPerSecond: number;
-  latency: { p50Ms: number; p99Ms: number; maxMs: number; samples: number };
+  latency: LatencySummary;
+  /** The same after the turns' first STEADY_AFTER_MS (their start: 50 agents and the model at once). */
+  steadyLatency: LatencySummary;
   peakRssMb: number;
   /** The machine's 1-minute load average at the end (the machine may be shared). */
   loadAverage: number;
@@ -63,6 +73,16 @@ export interface ServerBenchResult {
   /** Sessions whose counts differ (stored ≠ emitted or a subscriber's ≠ stored), with the counts. */
   mismatches: string[];
 }
+
+export interface LatencySummary {
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  samples: number;
+}
+
+/** Where the steady part of a run begins, after the turns were sent. */
+export const STEADY_AFTER_MS = 8_000;
 
 /**
  * Latency per delivered event: the subscriber's wall clock at delivery minus the event's `createdAt`, which the
@@ -116,6 +136,10 @@ class LatencyHistogram {
     return this.#count;
   }
 
+  summary(): LatencySummary {
+    return { p50Ms: this.quantile(0.5), p99Ms: this.quantile(0.99), maxMs: this.max, samples: this.count };
+  }
+
   get max(): number {
     return this.#max;
   }
@@ -139,9 +163,16 @@ interface Subscriber {
 async function mockModelProcess(
   command: string[],
   pace: number | undefined,
+  idleVia: string | undefined,
 ): Promise<{ baseUrl: string; pid: number; close(): void }> {
   const paceArgs = pace === undefined ? [] : ["--pace", String(pace)];
-  const child = spawn(process.execPath, [...command, "mock-model", ...paceArgs], {
+  const argv = [process.execPath, ...command, "mock-model", ...paceArgs];
+  // chrt execs node: the child's pid is the model's
+  const [program, ...args] = (idleVia === undefined ? argv : [idleVia, "--idle", "0", ...argv]) as [
+    string,
+    ...string[],
+  ];
+  const child = spawn(program, args, {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const baseUrl = await new Promise<string>((done, fail) => {
@@ -159,8 +190,12 @@ async function mockModelProcess(
 export async function serverBench(options: ServerBenchOptions): Promise<ServerBenchResult> {
   if (options.model === "inline" && options.pace !== undefined)
     throw new Error("bench: a paced mock model runs in its own process (model: process)");
+  const modelIdleVia =
+    options.model === "process" && options.modelIdle !== false ? idleSchedulerProgram() : undefined;
   const model =
-    options.model === "process" ? await mockModelProcess(options.command, options.pace) : undefined;
+    options.model === "process"
+      ? await mockModelProcess(options.command, options.pace, modelIdleVia)
+      : undefined;
   const modelCpu = () => (model === undefined ? 0 : treeCpu(model.pid).own);
   const durability = options.durability ?? "default";
   const serve = await ServeProcess.start({
@@ -201,6 +236,9 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
       return ids.every((id) => sessions.find((s) => s.id === id)?.state === "ready");
     }, 180_000);
     const histogram = new LatencyHistogram();
+    const steady = new LatencyHistogram();
+    /** When the turns were sent (set below, before the first is). */
+    let start = Number.POSITIVE_INFINITY;
     let measuring = false;
     let windowEnd = Number.POSITIVE_INFINITY;
     const turnEnded = new Map<string, () => void>();
@@ -216,7 +254,11 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
             subscriber.lastSequence = event.sequence;
             const created = Date.parse(event.createdAt);
             // an event the interrupt at the window's end caused is not of the paced load
-            if (measuring && created < windowEnd) histogram.add(wallNow() - created);
+            if (measuring && created < windowEnd) {
+              const now = wallNow();
+              histogram.add(now - created);
+              if (now - start >= STEADY_AFTER_MS) steady.add(now - created);
+            }
             if (j === 0 && isTurnEnd(event)) turnEnded.get(id)?.();
           }
         })();
@@ -240,7 +282,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
     const serverPid = serve.child.pid as number;
     const cpuBefore = { tree: treeCpu(serverPid), model: modelCpu(), own: ownCpu() };
     measuring = true;
-    const start = wallNow();
+    start = wallNow();
     // Spread over one delta's interval: sessions sent at one instant would stream in lockstep, every session's
     // delta landing in the same millisecond, which real sessions (started at random times) do not.
     const spreadMs = options.pace === undefined ? 0 : 1000 / options.pace;
@@ -305,18 +347,15 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
       pace: options.pace,
       durability,
       agentNice: options.agentNice ?? "default",
+      modelIdle: modelIdleVia !== undefined,
       seconds,
       interrupted,
       stored: storedDuring,
       delivered: deliveredDuring,
       storedPerSecond: storedDuring / seconds,
       deliveredPerSecond: deliveredDuring / seconds,
-      latency: {
-        p50Ms: histogram.quantile(0.5),
-        p99Ms: histogram.quantile(0.99),
-        maxMs: histogram.max,
-        samples: histogram.count,
-      },
+      latency: histogram.summary(),
+      steadyLatency: steady.summary(),
       peakRssMb: peak,
       loadAverage: loadavg()[0] ?? 0,
       cores,
