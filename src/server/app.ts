@@ -1,12 +1,12 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import type * as z from "zod";
 import type { ErrorBody } from "../api/schemas.js";
 import type { SessionStore } from "../store/types.js";
 import { bearerAuth } from "./auth.js";
+import { bodySizeLimit } from "./body-limit.js";
 import { mountInspector } from "./inspector-static.js";
 import { healthRoute } from "./routes.js";
 import { COMMAND_ERROR_STATUS, SessionCommandError, type SessionCommands } from "./session-commands.js";
@@ -69,10 +69,7 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   app.use(
     "/v1/*",
-    bodyLimit({
-      maxSize,
-      onError: (c) => c.json({ error: `the body is larger than ${maxSize} bytes` }, 413),
-    }),
+    bodySizeLimit(maxSize, (c) => c.json({ error: `the body is larger than ${maxSize} bytes` }, 413)),
   );
   mountSessionRoutes(app, options);
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });

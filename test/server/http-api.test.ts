@@ -418,4 +418,42 @@ describe("body size", () => {
     const health = await server.fetch("/v1/health").catch(() => server.fetch("/v1/health"));
     expect(health.status).toBe(200);
   });
+
+  /** A body sent in chunks, without a Content-Length (Transfer-Encoding: chunked). */
+  const chunked = (text: string) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        const bytes = new TextEncoder().encode(text);
+        for (let at = 0; at < bytes.length; at += 64 * 1024)
+          controller.enqueue(bytes.subarray(at, at + 64 * 1024));
+        controller.close();
+      },
+    });
+
+  it("413 for a chunked body over 1 MiB (counted as it comes); a small chunked body is read as JSON", async () => {
+    const headers = { "content-type": "application/json" };
+    const big = JSON.stringify({ text: "x".repeat(1024 * 1024 + 10) });
+    const over = await server.fetch("/v1/sessions/ses_x/turns", {
+      method: "POST",
+      headers,
+      body: chunked(big),
+      duplex: "half",
+    } as RequestInit);
+    expect(over.status).toBe(413);
+    // read and validated: an unknown session, not a body the server could not parse
+    const small = await server.fetch("/v1/sessions/ses_x/turns", {
+      method: "POST",
+      headers,
+      body: chunked(JSON.stringify({ text: "hello" })),
+      duplex: "half",
+    } as RequestInit);
+    expect(small.status).toBe(404);
+    const bad = await server.fetch("/v1/sessions/ses_x/turns", {
+      method: "POST",
+      headers,
+      body: chunked(JSON.stringify({ text: 5 })),
+      duplex: "half",
+    } as RequestInit);
+    expect(bad.status).toBe(400);
+  });
 });
