@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { idleSchedulerProgram, spawnGuarded, writeGuardScript } from "./process-guard.js";
+import { guardsEnded, idleSchedulerProgram, spawnGuarded, writeGuardScript } from "./process-guard.js";
 
 /** A shell that prints its own niceness, then its child's (a second shell), one per line. */
 const PRINT_NICE = ["sh", "-c", `ps -o ni= -p $$; sh -c 'ps -o ni= -p $$'`];
@@ -129,5 +129,37 @@ describe("the guard's niceness (real programs)", () => {
       );
       await expect(writeGuardScript(join(work, "never"), "sh", { niceness })).rejects.toThrow(RangeError);
     }
+  });
+});
+
+describe("guardsEnded (a guard spawned by an SDK, through writeGuardScript)", () => {
+  it("is false while a guard with the pid dir runs, true once it has exited, and its file is gone", async () => {
+    const pidDir = join(work, "guards");
+    const script = await writeGuardScript(join(work, "pid-sh"), "sh", { pidDir });
+    const child = spawn(script, ["-c", "sleep 0.5"], { env });
+    const exited = outputOf(child);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(readdirSync(pidDir)).toEqual([String(child.pid)]);
+    expect(await guardsEnded(pidDir, 50)).toBe(false);
+    expect(await guardsEnded(pidDir, 5_000)).toBe(true);
+    expect((await exited).code).toBe(0);
+    expect(readdirSync(pidDir)).toEqual([]);
+  });
+
+  it("counts a guard killed outright (its file left behind) as ended", async () => {
+    const pidDir = join(work, "guards-killed");
+    const script = await writeGuardScript(join(work, "pid-killed-sh"), "sh", { pidDir });
+    // (the agent, in a group of its own, outlives its killed guard by the rest of its second)
+    const child = spawn(script, ["-c", "sleep 1"], { env, detached: true });
+    const exited = outputOf(child);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    process.kill(-(child.pid as number), "SIGKILL");
+    await exited;
+    expect(readdirSync(pidDir)).toEqual([String(child.pid)]);
+    expect(await guardsEnded(pidDir, 1_000)).toBe(true);
+  });
+
+  it("with no pid dir at all (no guard ever started): true at once", async () => {
+    expect(await guardsEnded(join(work, "never"), 10)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
+import { readdir } from "node:fs/promises";
 import type { Socket } from "node:net";
 import { delimiter, isAbsolute, join } from "node:path";
 import { writePrivateFile } from "./temp-dirs.js";
@@ -28,6 +29,12 @@ const cfg = JSON.parse(process.argv[1]);
 const [program, ...args] = cfg.command.concat(process.argv.slice(2));
 const host = process.ppid;
 let hostGone = false;
+// For a host that does not spawn the guard itself (an SDK does): a file named after this pid while it runs.
+const pidFile = cfg.pidDir === undefined ? undefined : require("node:path").join(cfg.pidDir, String(process.pid));
+const unlistPid = () => { if (pidFile !== undefined) { try { rmSync(pidFile, { force: true }); } catch {} } };
+if (pidFile !== undefined) {
+  try { require("node:fs").mkdirSync(cfg.pidDir, { recursive: true, mode: 0o700 }); closeSync(require("node:fs").openSync(pidFile, "w", 0o600)); } catch {}
+}
 // Before the spawn, on the thread that forks: Linux keeps a niceness per thread, and a child takes its forking
 // thread's, so the agent and every thread and process it makes start lowered. Where setPriority fails (a
 // platform without it), the agent runs at the host's priority.
@@ -72,12 +79,14 @@ if (cfg.control) {
 }
 child.once("error", (error) => {
   try { writeSync(2, "provider-runtime guard: " + error.message + "\\n"); } catch {}
+  unlistPid();
   process.exit(127);
 });
 child.once("exit", (code, signal) => {
   clearInterval(watch);
   clearTimeout(killer);
   group("SIGKILL");
+  unlistPid();
   if (hostGone || process.ppid !== host) for (const dir of cfg.cleanup) { try { rmSync(dir, { recursive: true, force: true }); } catch {} }
   if (signal === null) process.exit(code ?? 1);
   process.removeAllListeners(signal);
@@ -152,10 +161,11 @@ export function checkedNiceness(niceness: number | undefined): number {
 /** The guard's own argv (after `node -e SOURCE`): its config; the agent's extra arguments follow it. */
 function guardArgs(
   command: readonly string[],
-  options: Pick<GuardOptions, "cleanup" | "niceness">,
+  options: Pick<GuardOptions, "cleanup" | "niceness"> & { pidDir?: string },
   control: boolean,
 ): string[] {
   const config = {
+    pidDir: options.pidDir,
     command,
     cleanup: options.cleanup ?? [],
     control,
@@ -213,7 +223,7 @@ export function spawnGuarded(
 export async function writeGuardScript(
   path: string,
   program: string,
-  options: Pick<GuardOptions, "cleanup" | "niceness"> = {},
+  options: Pick<GuardOptions, "cleanup" | "niceness"> & { pidDir?: string } = {},
 ): Promise<string> {
   const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
   const argv = [process.execPath, ...guardArgs([program], options, false)].map(quote).join(" ");
@@ -237,4 +247,36 @@ export function findProgram(program: string, path: string | undefined, cwd?: str
       return false;
     }
   });
+}
+
+/**
+ * Resolves once no guard started with `pidDir` (writeGuardScript) runs any more, or after `timeoutMs`; true when
+ * they all ended. A guard ends after its agent, so a host can remove what the agent writes to only then: an agent
+ * that shuts down after the SDK gave up on it would otherwise write its dirs anew.
+ */
+export async function guardsEnded(pidDir: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let names: string[];
+    try {
+      names = await readdir(pidDir);
+    } catch {
+      return true; // no guard ever started (or its dir is gone)
+    }
+    const running = names.filter((name) => isRunning(Number(name)));
+    if (running.length === 0) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** A guard killed outright leaves its file: it counts as ended once its pid is gone. */
+function isRunning(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }

@@ -2,7 +2,7 @@ import type { Codex, Thread, ThreadEvent } from "@openai/codex-sdk";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { AGENT_PACKAGES, codexSdkBinary, importAgentSdk } from "../../drivers/agent-programs.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
-import { checkedNiceness } from "../../drivers/process-guard.js";
+import { checkedNiceness, guardsEnded, HOST_KILL_AFTER_MS } from "../../drivers/process-guard.js";
 import type { CodexSdkDriverOptions } from "../../drivers/provider-options.js";
 import { OwnedDir } from "../../drivers/temp-dirs.js";
 import {
@@ -50,6 +50,8 @@ class CodexSdkDriver implements RuntimeDriver {
   readonly #mapper: CodexSdkMapper;
   #thread: Thread | undefined;
   readonly #ownedHome = new OwnedDir();
+  /** The guards' pid files: the SDK does not wait for exec to exit, the home's removal does. */
+  #pidDir: string | undefined;
   #run: ActiveRun | undefined;
   #stopped: Promise<void> | undefined;
 
@@ -70,13 +72,14 @@ class CodexSdkDriver implements RuntimeDriver {
       const mock = this.#options.modelBaseUrl;
       const given = this.#options.executablePath ?? this.#options.codexPath;
       const program = given === undefined ? codexSdkBinary() : { path: given, pathDirs: [] };
-      const { env, executable, ownedDir } = await execEnvironment(
+      const { env, executable, ownedDir, pidDir } = await execEnvironment(
         mock,
         this.#options.env,
         program,
         this.#options.niceness,
       );
       this.#ownedHome.own(ownedDir);
+      this.#pidDir = pidDir;
       // The SDK spawns exec itself; through the guard script, so that exec never outlives the host.
       const codex: Codex = new sdk.Codex({
         config: codexConfig(mock, this.#options.config),
@@ -191,13 +194,19 @@ class CodexSdkDriver implements RuntimeDriver {
       await withTimeout(run.done, STOP_GRACE_MS);
     }
     this.#session.terminate({ kind: "stop", message: "stopped by host" });
+    await this.#removeHome();
+  }
+
+  /** Once exec has exited (it writes to its home while it shuts down), or after the guard's own deadline. */
+  async #removeHome(): Promise<void> {
+    if (this.#pidDir !== undefined) await guardsEnded(this.#pidDir, HOST_KILL_AFTER_MS);
     await this.#ownedHome.remove();
   }
 
   /** The session ends on a failure: the exec process is gone or going (its guard ends it), and so is the dir. */
   #crash(message: string): void {
     this.#session.terminate({ kind: "crash", message });
-    void this.#ownedHome.remove();
+    void this.#removeHome();
   }
 
   #record(record: HostRecord): void {

@@ -60,6 +60,8 @@ export interface ExecEnvironment {
   /** The guard script (`codexPathOverride`): the SDK runs codex through it (see process-guard.ts). */
   executable: string;
   ownedDir: string;
+  /** Where each running guard keeps a file (`guardsEnded`): exec writes to the home until it has exited. */
+  pidDir: string;
 }
 
 /**
@@ -84,11 +86,13 @@ export async function execEnvironment(
     }
     const env = agentEnv({ credentials: "codex", mock: modelBaseUrl !== undefined, own, extra });
     if (program.pathDirs.length > 0) env.PATH = [...program.pathDirs, env.PATH].join(delimiter);
+    const pidDir = join(ownedDir, "guards");
     const executable = await writeGuardScript(join(ownedDir, "codex"), program.path, {
       cleanup: [ownedDir],
       niceness,
+      pidDir,
     });
-    return { env, executable, ownedDir };
+    return { env, executable, ownedDir, pidDir };
   } catch (error) {
     await removeDirs([ownedDir]);
     throw error;
