@@ -14,7 +14,7 @@ import { agentEnv } from "../../drivers/agent-env.js";
 import { AGENT_PACKAGES, importAgentSdk } from "../../drivers/agent-programs.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { claudeModelEnv } from "../../drivers/model-config.js";
-import { checkedNiceness, spawnGuarded } from "../../drivers/process-guard.js";
+import { checkedNiceness, HOST_KILL_AFTER_MS, spawnGuarded } from "../../drivers/process-guard.js";
 import type { ClaudeDriverOptions } from "../../drivers/provider-options.js";
 import { makePrivateDir, makePrivateSubdir, OwnedDir } from "../../drivers/temp-dirs.js";
 import {
@@ -79,6 +79,8 @@ class ClaudeDriver implements RuntimeDriver {
   #query: Query | undefined;
   #pump: Promise<void> | undefined;
   readonly #configDir = new OwnedDir();
+  /** Claude Code's guards still running: the config dir goes once they have exited (Claude Code writes to it). */
+  readonly #children = new Set<Promise<void>>();
   #stopping = false;
   #stopped: Promise<void> | undefined;
   #requestCount = 0;
@@ -165,6 +167,12 @@ class ClaudeDriver implements RuntimeDriver {
     this.#abort.abort();
     if (this.#pump !== undefined) await withTimeout(this.#pump, STOP_GRACE_MS, "").catch(() => undefined);
     this.#session.terminate({ kind: "stop", message: "stopped by host" });
+    await this.#removeConfigDir();
+  }
+
+  /** Once Claude Code has exited (the SDK's close does not wait for it), or after the guard's own deadline. */
+  async #removeConfigDir(): Promise<void> {
+    await withTimeout(Promise.all(this.#children), HOST_KILL_AFTER_MS, "").catch(() => undefined);
     await this.#configDir.remove();
   }
 
@@ -249,6 +257,9 @@ class ClaudeDriver implements RuntimeDriver {
       cleanup: this.#configDir.path === undefined ? [] : [this.#configDir.path],
       niceness: this.#options.niceness,
     });
+    const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+    this.#children.add(exited);
+    void exited.then(() => this.#children.delete(exited));
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (data: string) => this.#keepStderr(data));
     child.stdout.once("end", () => {
@@ -335,7 +346,7 @@ class ClaudeDriver implements RuntimeDriver {
     this.#session.terminate({ kind: "crash", message });
     this.#prompts.end();
     this.#query?.close();
-    await this.#configDir.remove();
+    await this.#removeConfigDir();
   }
 
   #keepStderr(data: string): void {
