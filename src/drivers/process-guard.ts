@@ -22,7 +22,7 @@ export const HOST_KILL_AFTER_MS = GUARD_GRACE_MS + 3_000;
 
 const GUARD_SOURCE = `"use strict";
 const { spawn } = require("node:child_process");
-const { closeSync, rmSync, writeSync } = require("node:fs");
+const { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } = require("node:fs");
 const { Socket } = require("node:net");
 const { signals } = require("node:os").constants;
 const cfg = JSON.parse(process.argv[1]);
@@ -30,10 +30,10 @@ const [program, ...args] = cfg.command.concat(process.argv.slice(2));
 const host = process.ppid;
 let hostGone = false;
 // For a host that does not spawn the guard itself (an SDK does): a file named after this pid while it runs.
-const pidFile = cfg.pidDir === undefined ? undefined : require("node:path").join(cfg.pidDir, String(process.pid));
+const pidFile = cfg.pidDir === undefined ? undefined : cfg.pidDir + "/" + process.pid;
 const unlistPid = () => { if (pidFile !== undefined) { try { rmSync(pidFile, { force: true }); } catch {} } };
 if (pidFile !== undefined) {
-  try { require("node:fs").mkdirSync(cfg.pidDir, { recursive: true, mode: 0o700 }); closeSync(require("node:fs").openSync(pidFile, "w", 0o600)); } catch {}
+  try { mkdirSync(cfg.pidDir, { recursive: true, mode: 0o700 }); closeSync(openSync(pidFile, "w", 0o600)); } catch {}
 }
 // Before the spawn, on the thread that forks: Linux keeps a niceness per thread, and a child takes its forking
 // thread's, so the agent and every thread and process it makes start lowered. Where setPriority fails (a
@@ -53,7 +53,6 @@ const child = spawn(program, args, { stdio: "inherit", detached: true });
 // as the host. So the agent's group is lowered as well, by the same amount against the host's group.
 if (cfg.niceness > 0 && child.pid !== undefined) {
   try {
-    const { readFileSync, writeFileSync } = require("node:fs");
     // the host's line is empty when it runs in the root group (not an autogroup), which weighs as nice 0
     const hostGroup = Number(/nice (-?\\d+)/.exec(readFileSync("/proc/" + host + "/autogroup", "utf8"))?.[1] ?? 0);
     writeFileSync("/proc/" + child.pid + "/autogroup", String(Math.min(19, hostGroup + cfg.niceness)));

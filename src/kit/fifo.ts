@@ -41,9 +41,4 @@ export class Fifo<T> {
   peekMany(count: number): T[] {
     return this.#items.slice(this.#head, this.#head + count) as T[];
   }
-
-  clear(): void {
-    this.#items = [];
-    this.#head = 0;
-  }
 }
