@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -135,6 +135,7 @@ describe("the guard's niceness (real programs)", () => {
 describe("guardsEnded (a guard spawned by an SDK, through writeGuardScript)", () => {
   it("is false while a guard with the pid dir runs, true once it has exited, and its file is gone", async () => {
     const pidDir = join(work, "guards");
+    mkdirSync(pidDir);
     const script = await writeGuardScript(join(work, "pid-sh"), "sh", { pidDir });
     const child = spawn(script, ["-c", "sleep 0.5"], { env });
     const exited = outputOf(child);
@@ -148,6 +149,7 @@ describe("guardsEnded (a guard spawned by an SDK, through writeGuardScript)", ()
 
   it("counts a guard killed outright (its file left behind) as ended", async () => {
     const pidDir = join(work, "guards-killed");
+    mkdirSync(pidDir);
     const script = await writeGuardScript(join(work, "pid-killed-sh"), "sh", { pidDir });
     // (the agent, in a group of its own, outlives its killed guard by the rest of its second)
     const child = spawn(script, ["-c", "sleep 1"], { env, detached: true });
@@ -157,6 +159,15 @@ describe("guardsEnded (a guard spawned by an SDK, through writeGuardScript)", ()
     await exited;
     expect(readdirSync(pidDir)).toEqual([String(child.pid)]);
     expect(await guardsEnded(pidDir, 1_000)).toBe(true);
+  });
+
+  it("a guard whose pid dir is gone (the session was removed) starts nothing and exits 1", async () => {
+    const script = await writeGuardScript(join(work, "pid-gone-sh"), "sh", { pidDir: join(work, "gone") });
+    const marker = join(work, "ran");
+    const { code } = await outputOf(spawn(script, ["-c", `touch ${marker}`], { env }));
+    expect(code).toBe(1);
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(join(work, "gone"))).toBe(false);
   });
 
   it("with no pid dir at all (no guard ever started): true at once", async () => {

@@ -22,7 +22,7 @@ export const HOST_KILL_AFTER_MS = GUARD_GRACE_MS + 3_000;
 
 const GUARD_SOURCE = `"use strict";
 const { spawn } = require("node:child_process");
-const { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } = require("node:fs");
+const { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } = require("node:fs");
 const { Socket } = require("node:net");
 const { signals } = require("node:os").constants;
 const cfg = JSON.parse(process.argv[1]);
@@ -32,8 +32,13 @@ let hostGone = false;
 // For a host that does not spawn the guard itself (an SDK does): a file named after this pid while it runs.
 const pidFile = cfg.pidDir === undefined ? undefined : cfg.pidDir + "/" + process.pid;
 const unlistPid = () => { if (pidFile !== undefined) { try { rmSync(pidFile, { force: true }); } catch {} } };
+// The host made that dir and removes it when the session ends: a guard started after that (an SDK's spawn
+// racing the stop) runs nothing, rather than letting the agent make the session's dirs anew.
 if (pidFile !== undefined) {
-  try { mkdirSync(cfg.pidDir, { recursive: true, mode: 0o700 }); closeSync(openSync(pidFile, "w", 0o600)); } catch {}
+  try { closeSync(openSync(pidFile, "w", 0o600)); } catch (error) {
+    try { writeSync(2, "provider-runtime guard: the session's dir is gone (" + error.code + "); not starting\\n"); } catch {}
+    process.exit(1);
+  }
 }
 // Before the spawn, on the thread that forks: Linux keeps a niceness per thread, and a child takes its forking
 // thread's, so the agent and every thread and process it makes start lowered. Where setPriority fails (a

@@ -86,7 +86,7 @@ export async function execEnvironment(
     }
     const env = agentEnv({ credentials: "codex", mock: modelBaseUrl !== undefined, own, extra });
     if (program.pathDirs.length > 0) env.PATH = [...program.pathDirs, env.PATH].join(delimiter);
-    const pidDir = join(ownedDir, "guards");
+    const pidDir = await makePrivateSubdir(join(ownedDir, "guards"));
     const executable = await writeGuardScript(join(ownedDir, "codex"), program.path, {
       cleanup: [ownedDir],
       niceness,
