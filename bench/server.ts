@@ -9,7 +9,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { RemoteClient } from "../src/client/index.js";
 import type { RuntimeEvent } from "../src/contracts/events.js";
-import { idleSchedulerProgram } from "../src/drivers/process-guard.js";
+import { idleSchedulerProgram } from "../src/drivers/agent-priority.js";
 import type { DriverProvider } from "../src/drivers/types.js";
 import { SCENARIO_PROMPTS } from "../src/mock-model/index.js";
 import { ServeProcess } from "../test/server/support/serve-process.js";

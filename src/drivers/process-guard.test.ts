@@ -4,7 +4,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guardsEnded, idleSchedulerProgram, spawnGuarded, writeGuardScript } from "./process-guard.js";
+import { idleSchedulerProgram } from "./agent-priority.js";
+import { guardsEnded, spawnGuarded, writeGuardScript } from "./process-guard.js";
 
 /** A shell that prints its own niceness, then its child's (a second shell), one per line. */
 const PRINT_NICE = ["sh", "-c", `ps -o ni= -p $$; sh -c 'ps -o ni= -p $$'`];
@@ -96,6 +97,21 @@ describe("the guard's niceness (real programs)", () => {
     },
   );
 
+  it.runIf(existsSync("/proc/self/stat"))(
+    "keeps the guard itself at the host's niceness and class: only the agent is lowered",
+    async () => {
+      // fields 19 (nice) and 41 (policy) of a stat, counted after the command name; $PPID is the guard
+      const fields = `cut -d')' -f2 /proc/$1/stat | awk '{print $17, $39}'`;
+      const both = ["sh", "-c", `show() { ${fields}; }; show $$; show $PPID`];
+      const { lines, code } = await outputOf(spawnGuarded(both, { env, niceness: 19 }));
+      expect(code).toBe(0);
+      const stat = readFileSync("/proc/self/stat", "utf8");
+      const own = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      expect(lines[0]).toMatch(/^19 /);
+      expect(lines[1]).toBe(`${own[16]} ${own[38]}`);
+    },
+  );
+
   it("leaves both at the host's niceness with niceness 0, and without one", async () => {
     for (const options of [{ env, niceness: 0 }, { env }]) {
       const { lines, code } = await outputOf(spawnGuarded(PRINT_NICE, options));
@@ -168,6 +184,23 @@ describe("guardsEnded (a guard spawned by an SDK, through writeGuardScript)", ()
     expect(code).toBe(1);
     expect(existsSync(marker)).toBe(false);
     expect(existsSync(join(work, "gone"))).toBe(false);
+  });
+
+  it("a guard whose pid file went while its agent ran (the host removed the session) removes what the agent wrote after", async () => {
+    const session = join(work, "abandoned");
+    const pidDir = join(session, "guards");
+    mkdirSync(pidDir, { recursive: true });
+    const script = await writeGuardScript(join(work, "abandoned-sh"), "sh", { pidDir, cleanup: [session] });
+    const late = join(session, "home", "late");
+    const child = spawn(script, ["-c", `sleep 0.4; mkdir -p ${join(session, "home")}; touch ${late}`], {
+      env,
+    });
+    const exited = outputOf(child);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(readdirSync(pidDir)).toEqual([String(child.pid)]);
+    await rm(session, { recursive: true, force: true });
+    expect((await exited).code).toBe(0);
+    expect(existsSync(session)).toBe(false);
   });
 
   it("with no pid dir at all (no guard ever started): true at once", async () => {

@@ -3,6 +3,7 @@ import { accessSync, constants } from "node:fs";
 import { readdir } from "node:fs/promises";
 import type { Socket } from "node:net";
 import { delimiter, isAbsolute, join } from "node:path";
+import { loweringPrefix } from "./agent-priority.js";
 import { writePrivateFile } from "./temp-dirs.js";
 
 /**
@@ -14,7 +15,8 @@ import { writePrivateFile } from "./temp-dirs.js";
  *   no PR_SET_PDEATHSIG: the guard sees its control pipe (fd 3) close, or (spawned by an SDK, without that pipe)
  *   its parent pid change, polled every 200 ms.
  * So a driver talks to the guard as it would to the agent: signal it, read and write its pipes, await its exit.
- * With a niceness, the guard lowers its own priority before it spawns the agent (see `GuardOptions.niceness`).
+ * With a niceness, the guard starts the agent through `nice` (and `chrt`) and keeps its own priority
+ * (`GuardOptions.niceness`, agent-priority.ts).
  */
 export const GUARD_GRACE_MS = 1_500;
 /** How long a driver waits for the guard before it kills the guard itself (the guard's escalation comes first). */
@@ -22,7 +24,7 @@ export const HOST_KILL_AFTER_MS = GUARD_GRACE_MS + 3_000;
 
 const GUARD_SOURCE = `"use strict";
 const { spawn } = require("node:child_process");
-const { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } = require("node:fs");
+const { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } = require("node:fs");
 const { Socket } = require("node:net");
 const { signals } = require("node:os").constants;
 const cfg = JSON.parse(process.argv[1]);
@@ -40,19 +42,17 @@ if (pidFile !== undefined) {
     process.exit(1);
   }
 }
-// Before the spawn, on the thread that forks: Linux keeps a niceness per thread, and a child takes its forking
-// thread's, so the agent and every thread and process it makes start lowered. Where setPriority fails (a
-// platform without it), the agent runs at the host's priority.
-if (cfg.niceness > 0) {
+// The agent is lowered by the programs it is started through (agent-priority.ts), the guard is not: its timers
+// and its exit keep the host's pace. Without a nice program the guard lowers its forking thread instead (Linux
+// keeps a niceness per thread, and a child takes its forking thread's).
+if (cfg.lowerVia === null && cfg.niceness > 0) {
   const os = require("node:os");
   try { os.setPriority(Math.min(19, os.getPriority() + cfg.niceness)); } catch {}
 }
-// At the lowest niceness the forking thread goes into SCHED_IDLE as well (chrt -p: that thread only), and the
-// agent inherits it. Where the kernel refuses (a sandbox), the agent runs at its niceness alone.
-if (cfg.idleVia !== undefined) {
-  try { require("node:child_process").execFileSync(cfg.idleVia, ["--idle", "-p", "0", String(process.pid)], { stdio: "ignore" }); } catch {}
-}
-const child = spawn(program, args, { stdio: "inherit", detached: true });
+const via = cfg.lowerVia ?? [];
+const child = via.length === 0
+  ? spawn(program, args, { stdio: "inherit", detached: true })
+  : spawn(via[0], [...via.slice(1), program, ...args], { stdio: "inherit", detached: true });
 // detached is a new session, and with Linux's autogroup scheduling (on by default) a session is a group that
 // shares the CPU with the others as a whole, whatever its members' niceness: 50 agents would each weigh as much
 // as the host. So the agent's group is lowered as well, by the same amount against the host's group.
@@ -90,8 +90,11 @@ child.once("exit", (code, signal) => {
   clearInterval(watch);
   clearTimeout(killer);
   group("SIGKILL");
+  // A pid file gone while the agent ran: the host stopped waiting for it and removed the session's dir, which the
+  // agent, still shutting down, may have written anew. Now that its group is gone, the guard removes that.
+  const abandoned = pidFile !== undefined && !existsSync(pidFile);
   unlistPid();
-  if (hostGone || process.ppid !== host) for (const dir of cfg.cleanup) { try { rmSync(dir, { recursive: true, force: true }); } catch {} }
+  if (hostGone || abandoned || process.ppid !== host) for (const dir of cfg.cleanup) { try { rmSync(dir, { recursive: true, force: true }); } catch {} }
   if (signal === null) process.exit(code ?? 1);
   process.removeAllListeners(signal);
   process.kill(process.pid, signal);
@@ -127,28 +130,9 @@ export interface GuardOptions {
   /**
    * How much lower than the host the agent runs: a whole number 0–19 added to the host's own niceness (Unix
    * `nice`), the sum capped at 19; the agent's children inherit it. Default 0: the host's priority. 19, the
-   * most there is, also puts the agent in Linux's SCHED_IDLE class where util-linux `chrt` is installed (see
-   * `IDLE_SCHEDULER`).
+   * most there is, also puts the agent in Linux's SCHED_IDLE class where util-linux `chrt` works (agent-priority.ts).
    */
   niceness?: number | undefined;
-}
-
-/**
- * Where the guard finds `chrt`: fixed paths, not the agent's PATH. A nice-19 task that has the CPU keeps it to
- * the end of its time slice when a normal one wakes; a SCHED_IDLE task gives it up at once. With 50 agents on
- * 2 cores that was a quarter of the server's p99 latency (docs/performance.md).
- */
-const IDLE_SCHEDULER = ["/usr/bin/chrt", "/bin/chrt"];
-
-let idleScheduler: string | null | undefined;
-/** The `chrt` the guard puts a niceness-19 agent in SCHED_IDLE with; undefined where there is none (not Linux). */
-export function idleSchedulerProgram(): string | undefined {
-  if (idleScheduler === undefined)
-    idleScheduler =
-      process.platform === "linux"
-        ? (IDLE_SCHEDULER.find((path) => findProgram(path, undefined)) ?? null)
-        : null;
-  return idleScheduler ?? undefined;
 }
 
 /**
@@ -168,14 +152,15 @@ function guardArgs(
   options: Pick<GuardOptions, "cleanup" | "niceness"> & { pidDir?: string },
   control: boolean,
 ): string[] {
+  const niceness = checkedNiceness(options.niceness);
   const config = {
     pidDir: options.pidDir,
     command,
     cleanup: options.cleanup ?? [],
     control,
     graceMs: GUARD_GRACE_MS,
-    niceness: checkedNiceness(options.niceness),
-    idleVia: options.niceness === 19 ? idleSchedulerProgram() : undefined,
+    niceness,
+    lowerVia: loweringPrefix(niceness) ?? null,
   };
   return ["-e", GUARD_SOURCE, JSON.stringify(config)];
 }

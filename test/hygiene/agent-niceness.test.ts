@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { idleSchedulerProgram } from "../../src/drivers/process-guard.js";
+import { idleSchedulerProgram, loweringPrefix } from "../../src/drivers/agent-priority.js";
 import type { DriverOptions } from "../../src/drivers/types.js";
 import { type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
 import type { CodexAppServerDriver } from "../../src/providers/codex/driver.js";
@@ -30,6 +30,9 @@ function isGuard(pid: number): boolean {
   );
 }
 
+/** The programs the guard starts an agent through (agent-priority.ts). */
+const LAUNCHERS = new Set((loweringPrefix(19) ?? []).filter((arg) => arg.startsWith("/")));
+
 /** What a run saw, polled every 100 ms and at each request and turn end. */
 interface Seen {
   /** Every thread of every process below a guard (the agent, its children, their tools): "pid/tid argv" → nices. */
@@ -37,8 +40,9 @@ interface Seen {
   /** The same threads → their scheduling policies. */
   agentPolicies: Map<string, Set<number>>;
   agentPids: Set<number>;
-  /** A guard's main thread (the one that forks the agent), once the guard is running. */
+  /** A guard's main thread, once the guard is running: it stays at the host's priority (its timers end agents). */
   guardNice: Map<number, Set<number>>;
+  guardPolicies: Map<number, Set<number>>;
   /** Processes this host started that are neither a guard nor below one. */
   unguarded: Set<string>;
 }
@@ -60,13 +64,17 @@ function sample(seen: Seen, atRest: boolean): void {
   };
   for (const proc of procs) {
     const argv = argvOf(proc.pid);
-    // A zombie (or a process gone meanwhile) has no argv: it runs nothing, whoever it was.
-    if (argv === undefined || argv.length === 0) continue;
+    // A zombie (or a process gone meanwhile) has no argv: it runs nothing, whoever it was. Nor does an agent
+    // caught between the guard's spawn and its exec, still in `nice` or `chrt` (lowering itself first).
+    if (argv === undefined || argv.length === 0 || LAUNCHERS.has(argv[0] ?? "")) continue;
     const name = argv.slice(0, 2).join(" ");
     if (guards.has(proc.pid)) {
-      // Its main thread lowers itself at its start: read once the agent is up (a request, a turn's end).
+      // Read once the agent is up (a request, a turn's end).
       const main = threadScheduling(proc.pid).find((thread) => thread.tid === proc.pid);
-      if (atRest && main !== undefined) note(seen.guardNice, proc.pid, main.nice);
+      if (atRest && main !== undefined) {
+        note(seen.guardNice, proc.pid, main.nice);
+        note(seen.guardPolicies, proc.pid, main.policy);
+      }
     } else if (belowGuard(proc)) {
       seen.agentPids.add(proc.pid);
       for (const thread of threadScheduling(proc.pid)) {
@@ -91,6 +99,7 @@ async function runSampled(
     agentPolicies: new Map(),
     agentPids: new Set(),
     guardNice: new Map(),
+    guardPolicies: new Map(),
     unguarded: new Set(),
   };
   let agentPid: number | undefined;
@@ -117,14 +126,14 @@ describe("DriverOptions.niceness: the agent, every thread and every process of i
   const lowered = Math.min(19, host + 5);
 
   for (const target of TARGETS) {
-    it(`${target}: niceness 5 puts every agent thread at the host's + 5; the host and its guards' spawns stay put`, async () => {
+    it(`${target}: niceness 5 puts every agent thread at the host's + 5; the host and its guards stay put`, async () => {
       const seen = await runSampled(target, { niceness: 5 });
       expect(seen.agentPids.size, "agent processes seen").toBeGreaterThan(0);
       expect(seen.agentThreads.size, "agent threads seen").toBeGreaterThan(3);
       expect(offBy(seen.agentThreads, lowered)).toEqual([]);
       expect(offBy(seen.agentPolicies, SCHED_OTHER)).toEqual([]);
       expect(seen.guardNice.size, "guards read at rest").toBeGreaterThan(0);
-      expect(offBy(seen.guardNice, lowered)).toEqual([]);
+      expect(offBy(seen.guardNice, host)).toEqual([]);
       expect([...seen.unguarded]).toEqual([]);
       expect(getPriority()).toBe(host);
       if (target === "codex") expect(seen.agentPids).toContain(seen.agentPid);
@@ -133,12 +142,15 @@ describe("DriverOptions.niceness: the agent, every thread and every process of i
 
   for (const target of TARGETS) {
     it.runIf(idleSchedulerProgram() !== undefined)(
-      `${target}: niceness 19 puts every agent thread at 19 and in SCHED_IDLE`,
+      `${target}: niceness 19 puts every agent thread at 19 and in SCHED_IDLE, its guard in neither`,
       async () => {
         const seen = await runSampled(target, { niceness: 19 });
         expect(seen.agentThreads.size, "agent threads seen").toBeGreaterThan(3);
         expect(offBy(seen.agentThreads, 19)).toEqual([]);
         expect(offBy(seen.agentPolicies, SCHED_IDLE)).toEqual([]);
+        expect(seen.guardNice.size, "guards read at rest").toBeGreaterThan(0);
+        expect(offBy(seen.guardNice, host)).toEqual([]);
+        expect(offBy(seen.guardPolicies, SCHED_OTHER)).toEqual([]);
         expect([...seen.unguarded]).toEqual([]);
       },
       90_000,

@@ -17,12 +17,30 @@ function describeLeftovers(names: readonly string[]): string {
   return [...counts].map(([prefix, count]) => `${count} × ${prefix}`).join(", ");
 }
 
+/** Up to 20 paths inside each leftover: which program wrote there says who outlived its session. */
+function listInside(root: string, names: readonly string[]): string {
+  return names
+    .map((name) => {
+      let inside: string[];
+      try {
+        inside = readdirSync(join(root, name), { recursive: true, encoding: "utf8" });
+      } catch {
+        inside = [];
+      }
+      const shown = inside.slice(0, 20).map((path) => `  ${name}/${path}`);
+      if (inside.length > shown.length) shown.push(`  … ${inside.length - shown.length} more`);
+      return [name, ...shown].join("\n");
+    })
+    .join("\n");
+}
+
 export default function setup(): () => void {
   const outer = process.env.TMPDIR;
   const root = mkdtempSync(join(tmpdir(), "pr-tests-"));
   process.env.TMPDIR = root;
   return () => {
     const left = readdirSync(root);
+    const inside = listInside(root, left);
     rmSync(root, { recursive: true, force: true });
     if (outer === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = outer;
@@ -30,7 +48,7 @@ export default function setup(): () => void {
     // vitest reports a teardown's error but keeps the exit code: set it, so the run fails
     process.exitCode = 1;
     throw new Error(
-      `the tests left ${left.length} entries in the run's TMPDIR (${root}, now removed): ${describeLeftovers(left)}\n${left.join("\n")}`,
+      `the tests left ${left.length} entries in the run's TMPDIR (${root}, now removed): ${describeLeftovers(left)}\n${inside}`,
     );
   };
 }

@@ -1,6 +1,6 @@
 import { getPriority } from "node:os";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { idleSchedulerProgram } from "../../src/drivers/process-guard.js";
+import { idleSchedulerProgram } from "../../src/drivers/agent-priority.js";
 import { CliProcess } from "../cli/support/cli-process.js";
 import { argvOf, descendants, SCHED_IDLE, SCHED_OTHER, threadScheduling } from "../hygiene/procs.js";
 import { ServeProcess } from "./support/serve-process.js";
