@@ -8,28 +8,35 @@ import { ServeProcess } from "./support/serve-process.js";
 afterEach(() => ServeProcess.stopAll());
 afterAll(() => ServeProcess.removeDirs());
 
-/** The niceness (and policy) of every thread of every process below the server, and of the server's own threads. */
+/**
+ * The niceness (and policy) of every thread of every process below the server, the guards' apart, and of the
+ * server's own threads.
+ */
 function nicenessBelow(serverPid: number): {
   server: number[];
   agents: Map<string, number>;
   policies: Map<string, number>;
+  guards: Map<string, string>;
 } {
   const agents = new Map<string, number>();
   const policies = new Map<string, number>();
+  const guards = new Map<string, string>();
   for (const proc of descendants(serverPid)) {
     const argv = argvOf(proc.pid);
     // A zombie (or a process gone meanwhile) has no argv: it runs nothing.
     if (argv === undefined || argv.length === 0) continue;
     const name = argv.slice(0, 2).join(" ");
-    // A guard's helper threads keep the server's priority: only its forking (main) thread is lowered.
     const guard = argv[0] === process.execPath && argv[1] === "-e";
     for (const thread of threadScheduling(proc.pid)) {
-      if (!guard || thread.tid === proc.pid) agents.set(`${proc.pid}/${thread.tid} ${name}`, thread.nice);
-      // the guard itself stays in the normal class: chrt runs the agent only
-      if (!guard) policies.set(`${proc.pid}/${thread.tid} ${name}`, thread.policy);
+      const key = `${proc.pid}/${thread.tid} ${name}`;
+      if (guard) guards.set(key, `${thread.nice} ${thread.policy}`);
+      else {
+        agents.set(key, thread.nice);
+        policies.set(key, thread.policy);
+      }
     }
   }
-  return { server: threadScheduling(serverPid).map((thread) => thread.nice), agents, policies };
+  return { server: threadScheduling(serverPid).map((thread) => thread.nice), agents, policies, guards };
 }
 
 describe("serve --agent-nice", () => {
@@ -56,7 +63,7 @@ describe("serve --agent-nice", () => {
       });
       expect(created.status).toBe(201);
       const pid = server.cli.child.pid ?? 0;
-      const { server: serverThreads, agents, policies } = nicenessBelow(pid);
+      const { server: serverThreads, agents, policies, guards } = nicenessBelow(pid);
       expect(serverThreads.length).toBeGreaterThan(0);
       expect(new Set(serverThreads)).toEqual(new Set([host]));
       expect(agents.size, "agent threads").toBeGreaterThan(10);
@@ -66,6 +73,9 @@ describe("serve --agent-nice", () => {
       const policy = added === 19 && idleSchedulerProgram() !== undefined ? SCHED_IDLE : SCHED_OTHER;
       expect([...policies].filter(([, p]) => p !== policy)).toEqual([]);
       expect(policies.size).toBeGreaterThan(10);
+      // the guards keep the server's priority and class: only what they start is lowered
+      expect(guards.size).toBeGreaterThan(0);
+      expect([...guards].filter(([, how]) => how !== `${host} ${SCHED_OTHER}`)).toEqual([]);
       expect(await server.stop()).toBe(143);
     }, 60_000);
   }
