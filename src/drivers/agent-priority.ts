@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { firstExecutable } from "./fixed-programs.js";
 
 /**
  * How the guard starts an agent lower than the host: through util-linux `chrt` and coreutils `nice`, which set
@@ -7,23 +7,13 @@ import { accessSync, constants } from "node:fs";
  * first instruction while the guard itself keeps the host's priority. (A guard that lowered itself before the
  * spawn ran its own timers and its exit at that priority: on a busy machine a SCHED_IDLE guard took seconds to
  * end a stopped agent, and the host, tired of waiting, removed a session dir the agent then wrote anew.)
- * Fixed paths, not the agent's PATH.
  */
 const NICE = ["/usr/bin/nice", "/bin/nice"];
 const CHRT = ["/usr/bin/chrt", "/bin/chrt"];
 
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 let niceProgram: string | null | undefined;
 function nice(): string | undefined {
-  niceProgram ??= NICE.find(executable) ?? null;
+  niceProgram ??= firstExecutable(NICE) ?? null;
   return niceProgram ?? undefined;
 }
 
@@ -35,7 +25,7 @@ let idleScheduler: string | null | undefined;
  */
 export function idleSchedulerProgram(): string | undefined {
   if (idleScheduler === undefined) {
-    const chrt = process.platform === "linux" ? CHRT.find(executable) : undefined;
+    const chrt = process.platform === "linux" ? firstExecutable(CHRT) : undefined;
     const works =
       chrt !== undefined && spawnSync(chrt, ["--idle", "0", chrt, "--max"], { stdio: "ignore" }).status === 0;
     idleScheduler = works ? chrt : null;

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { idleSchedulerProgram } from "./agent-priority.js";
 import { guardsEnded, spawnGuarded, writeGuardScript } from "./process-guard.js";
+import { newGroupPrefix } from "./process-group.js";
 
 /** A shell that prints its own niceness, then its child's (a second shell), one per line. */
 const PRINT_NICE = ["sh", "-c", `ps -o ni= -p $$; sh -c 'ps -o ni= -p $$'`];
@@ -57,16 +58,29 @@ describe("the guard's niceness (real programs)", () => {
     /** The agent reports its own autogroup line (after a moment: the guard lowers it right after the spawn). */
     const printGroup = ["sh", "-c", "sleep 0.2; cat /proc/$$/autogroup"];
 
-    it("lowers the agent's autogroup (its own session) by the same amount against the host's", async () => {
+    it.runIf(newGroupPrefix() !== undefined)(
+      "by default runs the agent in the host's autogroup (its session), which it leaves as it was",
+      async () => {
+        const own = readFileSync("/proc/self/autogroup", "utf8").trim();
+        const lowered = await outputOf(spawnGuarded(printGroup, { env, niceness: 6 }));
+        expect(lowered.lines[0]).toBe(own);
+        expect(readFileSync("/proc/self/autogroup", "utf8").trim()).toBe(own);
+      },
+    );
+
+    it("session own: lowers the agent's autogroup (its own session) by the same amount against the host's", async () => {
       const host = groupNice(readFileSync("/proc/self/autogroup", "utf8"));
-      const lowered = await outputOf(spawnGuarded(printGroup, { env, niceness: 6 }));
+      const lowered = await outputOf(spawnGuarded(printGroup, { env, niceness: 6, session: "own" }));
       expect(groupNice(lowered.lines[0])).toBe(Math.min(19, host + 6));
-      const plain = await outputOf(spawnGuarded(printGroup, { env }));
+      const plain = await outputOf(spawnGuarded(printGroup, { env, session: "own" }));
       expect(groupNice(plain.lines[0])).toBe(host);
     });
 
-    it("counts from the host's own group: a host whose autogroup is at nice 3 gets its agent's at 3 + 6", async () => {
-      const script = await writeGuardScript(join(work, "group-sh"), printGroup[0] as string, { niceness: 6 });
+    it("session own counts from the host's group: a host whose autogroup is at nice 3 gets its agent's at 3 + 6", async () => {
+      const script = await writeGuardScript(join(work, "group-sh"), printGroup[0] as string, {
+        niceness: 6,
+        session: "own",
+      });
       // a host in a session of its own (detached) that lowers its group to 3, then runs the guard as its child
       // (`; true` keeps the shell from exec'ing the guard, so the shell stays the guard's host)
       const args = printGroup.slice(1).map((arg) => `'${arg}'`);
@@ -145,6 +159,55 @@ describe("the guard's niceness (real programs)", () => {
       );
       await expect(writeGuardScript(join(work, "never"), "sh", { niceness })).rejects.toThrow(RangeError);
     }
+  });
+});
+
+/** A process's session and process group ids (fields 6 and 5 of its stat). */
+function sessionAndGroup(pid: number | string): { session: number; group: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { group: Number(fields[2]), session: Number(fields[3]) };
+}
+
+describe.runIf(existsSync("/proc/self/stat"))("the guard's process groups (Linux)", () => {
+  /** The agent prints its own stat's pid, then its parent's (the guard's) pid. */
+  const printIds = ["sh", "-c", "echo $$; echo $PPID; sleep 0.3"];
+
+  /** Each of the pids the program printed first: its pid, group id and session id, read while it runs. */
+  async function idsOf(child: ReturnType<typeof spawnGuarded>): Promise<number[][]> {
+    const ids: number[][] = [];
+    let text = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      text += chunk;
+      const pids = text.split("\n").filter(Boolean).map(Number);
+      if (ids.length > 0 || pids.length < 2) return;
+      for (const pid of pids) {
+        const { group, session } = sessionAndGroup(pid);
+        ids.push([pid, group, session]);
+      }
+    });
+    expect((await outputOf(child)).code).toBe(0);
+    return ids;
+  }
+
+  it.runIf(newGroupPrefix() !== undefined)(
+    "by default the guard and the agent each lead a group of their own in the host's session",
+    async () => {
+      const child = spawnGuarded(printIds, { env, niceness: 19 });
+      const host = sessionAndGroup("self").session;
+      const ids = await idsOf(child);
+      expect(ids).toEqual([
+        [expect.any(Number), expect.any(Number), host],
+        [child.pid, child.pid, host],
+      ]);
+      expect(ids[0]?.[1]).toBe(ids[0]?.[0]);
+    },
+  );
+
+  it("session own: each in a session of its own (and the group of its session)", async () => {
+    const ids = await idsOf(spawnGuarded(printIds, { env, session: "own" }));
+    expect(ids).toHaveLength(2);
+    for (const [pid, group, session] of ids) expect([group, session]).toEqual([pid, pid]);
   });
 });
 

@@ -4,11 +4,13 @@ import { readdir } from "node:fs/promises";
 import type { Socket } from "node:net";
 import { delimiter, isAbsolute, join } from "node:path";
 import { loweringPrefix } from "./agent-priority.js";
+import { newGroupPrefix } from "./process-group.js";
 import { writePrivateFile } from "./temp-dirs.js";
 
 /**
  * Every agent runs under a guard: a tiny Node program (below, run with `node -e`) that starts the agent in a
- * process group of its own, with the agent's stdio the guard's own (the host's pipes, untouched), and
+ * process group of its own (in the host's session, see process-group.ts), with the agent's stdio the guard's own
+ * (the host's pipes, untouched), and
  * - forwards SIGTERM/SIGHUP (then SIGKILL after `GUARD_GRACE_MS`) and SIGINT to the agent's whole group;
  * - when the agent exits, kills what is left of its group and exits the same way (code or signal);
  * - when the host dies (even by SIGKILL), ends the group the same way and removes the session's temp dirs. Node has
@@ -49,14 +51,16 @@ if (cfg.lowerVia === null && cfg.niceness > 0) {
   const os = require("node:os");
   try { os.setPriority(Math.min(19, os.getPriority() + cfg.niceness)); } catch {}
 }
-const via = cfg.lowerVia ?? [];
+// The agent gets a process group of its own in the guard's session (process-group.ts), or else a session of its own.
+const ownSession = cfg.groupVia === null;
+const via = [...(cfg.groupVia ?? []), ...(cfg.lowerVia ?? [])];
 const child = via.length === 0
-  ? spawn(program, args, { stdio: "inherit", detached: true })
-  : spawn(via[0], [...via.slice(1), program, ...args], { stdio: "inherit", detached: true });
-// detached is a new session, and with Linux's autogroup scheduling (on by default) a session is a group that
-// shares the CPU with the others as a whole, whatever its members' niceness: 50 agents would each weigh as much
-// as the host. So the agent's group is lowered as well, by the same amount against the host's group.
-if (cfg.niceness > 0 && child.pid !== undefined) {
+  ? spawn(program, args, { stdio: "inherit", detached: ownSession })
+  : spawn(via[0], [...via.slice(1), program, ...args], { stdio: "inherit", detached: ownSession });
+// With Linux's autogroup scheduling (on by default) a session of its own is a group that shares the CPU with the
+// others as a whole, whatever its members' niceness: 50 agents would each weigh as much as the host. So such an
+// agent's group is lowered as well, by the same amount against the host's group.
+if (ownSession && cfg.niceness > 0 && child.pid !== undefined) {
   try {
     // the host's line is empty when it runs in the root group (not an autogroup), which weighs as nice 0
     const hostGroup = Number(/nice (-?\\d+)/.exec(readFileSync("/proc/" + host + "/autogroup", "utf8"))?.[1] ?? 0);
@@ -65,7 +69,8 @@ if (cfg.niceness > 0 && child.pid !== undefined) {
 }
 // The agent has the host's pipes now: the guard lets go of them, so that the host sees the agent close one.
 child.once("spawn", () => { for (const fd of [0, 1, 2]) { try { closeSync(fd); } catch {} } });
-const group = (sig) => { try { process.kill(-child.pid, sig); } catch {} };
+// (until its group exists, just after the spawn, the agent alone)
+const group = (sig) => { try { process.kill(-child.pid, sig); } catch { try { process.kill(child.pid, sig); } catch {} } };
 let killer;
 const end = () => { group("SIGTERM"); killer ??= setTimeout(() => group("SIGKILL"), cfg.graceMs); };
 const lost = () => { if (!hostGone) { hostGone = true; end(); } };
@@ -103,10 +108,11 @@ child.once("exit", (code, signal) => {
 `;
 
 const agentPids = new WeakMap<ChildProcess, number>();
+const guards = new WeakSet<ChildProcess>();
 
 /** The agent's pid (its process group's id) under a guard, once the guard has reported it. */
 export function agentPidOf(child: ChildProcess): number | undefined {
-  return agentPids.get(child) ?? (child.spawnargs[0] === process.execPath ? undefined : child.pid);
+  return agentPids.get(child) ?? (guards.has(child) ? undefined : child.pid);
 }
 
 /** SIGKILL to the agent's whole group: the last resort when the guard itself had to be killed. */
@@ -133,6 +139,17 @@ export interface GuardOptions {
    * most there is, also puts the agent in Linux's SCHED_IDLE class where util-linux `chrt` works (agent-priority.ts).
    */
   niceness?: number | undefined;
+  /**
+   * `host` (the default): the guard and the agent each lead a process group of their own in the host's session,
+   * where Perl can make one (process-group.ts); `own`: each in a session of its own. Either way a terminal's Ctrl-C
+   * reaches the host only, and the guard ends the agent's whole group.
+   */
+  session?: "host" | "own" | undefined;
+}
+
+/** The prefix that starts a program in a group of its own in the caller's session; null: in a session of its own. */
+function groupPrefix(session: GuardOptions["session"]): string[] | null {
+  return session === "own" ? null : (newGroupPrefix() ?? null);
 }
 
 /**
@@ -149,7 +166,7 @@ export function checkedNiceness(niceness: number | undefined): number {
 /** The guard's own argv (after `node -e SOURCE`): its config; the agent's extra arguments follow it. */
 function guardArgs(
   command: readonly string[],
-  options: Pick<GuardOptions, "cleanup" | "niceness"> & { pidDir?: string },
+  options: Pick<GuardOptions, "cleanup" | "niceness" | "session"> & { pidDir?: string },
   control: boolean,
 ): string[] {
   const niceness = checkedNiceness(options.niceness);
@@ -161,6 +178,7 @@ function guardArgs(
     graceMs: GUARD_GRACE_MS,
     niceness,
     lowerVia: loweringPrefix(niceness) ?? null,
+    groupVia: groupPrefix(options.session),
   };
   return ["-e", GUARD_SOURCE, JSON.stringify(config)];
 }
@@ -176,6 +194,7 @@ export function spawnGuarded(
   const [program, ...args] = command;
   if (program === undefined) throw new Error("empty agent command");
   const argv = guardArgs(command, options, true);
+  const group = groupPrefix(options.session);
   const base = {
     env: options.env,
     stdio: "pipe" as const,
@@ -184,14 +203,17 @@ export function spawnGuarded(
   const signal = options.signal === undefined ? {} : { signal: options.signal };
   if (!findProgram(program, options.env.PATH, options.cwd))
     return spawn(program, args, { ...base, ...signal });
-  // detached: the guard has a group of its own too, so a terminal's Ctrl-C reaches the host only. fd 3: the
-  // control pipe; the guard reports the agent's pid on it, and its closing (the host died) ends the agent.
-  const child = spawn(process.execPath, argv, {
+  // The guard has a group of its own too, so a terminal's Ctrl-C reaches the host only. fd 3: the control pipe;
+  // the guard reports the agent's pid on it, and its closing (the host died) ends the agent.
+  const [launcher, ...launch] =
+    group === null ? [process.execPath, ...argv] : [...group, process.execPath, ...argv];
+  const child = spawn(launcher as string, launch, {
     ...base,
     ...signal,
     stdio: ["pipe", "pipe", "pipe", "pipe"],
-    detached: true,
+    detached: group === null,
   });
+  guards.add(child);
   const control = child.stdio[3] as Socket | null;
   if (control !== null) {
     control.setEncoding("utf8");
@@ -212,7 +234,7 @@ export function spawnGuarded(
 export async function writeGuardScript(
   path: string,
   program: string,
-  options: Pick<GuardOptions, "cleanup" | "niceness"> & { pidDir?: string } = {},
+  options: Pick<GuardOptions, "cleanup" | "niceness" | "session"> & { pidDir?: string } = {},
 ): Promise<string> {
   const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
   const argv = [process.execPath, ...guardArgs([program], options, false)].map(quote).join(" ");

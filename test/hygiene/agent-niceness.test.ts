@@ -3,6 +3,7 @@ import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { idleSchedulerProgram, loweringPrefix } from "../../src/drivers/agent-priority.js";
+import { newGroupPrefix } from "../../src/drivers/process-group.js";
 import type { DriverOptions } from "../../src/drivers/types.js";
 import { type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
 import type { CodexAppServerDriver } from "../../src/providers/codex/driver.js";
@@ -30,8 +31,10 @@ function isGuard(pid: number): boolean {
   );
 }
 
-/** The programs the guard starts an agent through (agent-priority.ts). */
-const LAUNCHERS = new Set((loweringPrefix(19) ?? []).filter((arg) => arg.startsWith("/")));
+/** The programs a guard and its agent are started through (agent-priority.ts, process-group.ts). */
+const LAUNCHERS = new Set(
+  [...(loweringPrefix(19) ?? []), ...(newGroupPrefix() ?? [])].filter((arg) => arg.startsWith("/")),
+);
 
 /** What a run saw, polled every 100 ms and at each request and turn end. */
 interface Seen {
@@ -65,7 +68,7 @@ function sample(seen: Seen, atRest: boolean): void {
   for (const proc of procs) {
     const argv = argvOf(proc.pid);
     // A zombie (or a process gone meanwhile) has no argv: it runs nothing, whoever it was. Nor does an agent
-    // caught between the guard's spawn and its exec, still in `nice` or `chrt` (lowering itself first).
+    // (or guard) caught between its spawn and its exec, still in `perl`, `nice` or `chrt`.
     if (argv === undefined || argv.length === 0 || LAUNCHERS.has(argv[0] ?? "")) continue;
     const name = argv.slice(0, 2).join(" ");
     if (guards.has(proc.pid)) {
