@@ -14,6 +14,8 @@ import { type ServerBenchResult, STEADY_AFTER_MS, serverBench } from "./server.j
  * BENCH_SERVER_SECONDS (default 40; 0: none) interrupts the turns still running that long after they were sent,
  * so that a slow pace still ends in bounded time. BENCH_SERVER_MODEL_IDLE=0 runs the mock model at the normal
  * priority instead of in SCHED_IDLE (it stands in for a model API on another machine).
+ * BENCH_SERVER_SUBSCRIBER_THREADS=N runs the subscribers in N worker threads of this process (default 0: in its
+ * main thread, as every run before it), the sessions dealt out among them.
  */
 export async function* serverBenchesFromEnv(command: string[]): AsyncGenerator<ServerBenchResult> {
   for (const pace of pacesOf(process.env.BENCH_SERVER_PACE)) yield await serverBenchFromEnv(command, pace);
@@ -34,6 +36,7 @@ function serverBenchFromEnv(command: string[], pace: { pace?: number }): Promise
       ? {}
       : { agentNice: Number(process.env.BENCH_SERVER_AGENT_NICE) }),
     ...(process.env.BENCH_SERVER_MODEL_IDLE === "0" ? { modelIdle: false } : {}),
+    subscriberThreads: threadsOf(process.env.BENCH_SERVER_SUBSCRIBER_THREADS),
     ...(process.env.BENCH_SERVER_CPU_PROF === undefined
       ? {}
       : { cpuProfileDir: process.env.BENCH_SERVER_CPU_PROF }),
@@ -45,6 +48,13 @@ function durabilityOf(text: string | undefined): { durability?: "full" | "normal
   if (text === undefined || text === "") return {};
   if (text === "full" || text === "normal") return { durability: text };
   throw new Error(`BENCH_SERVER_DURABILITY must be full or normal, not "${text}"`);
+}
+
+function threadsOf(text: string | undefined): number {
+  const threads = Number(text ?? 0);
+  if (!Number.isInteger(threads) || threads < 0)
+    throw new Error(`BENCH_SERVER_SUBSCRIBER_THREADS must be a whole number ≥ 0, not "${text}"`);
+  return threads;
 }
 
 /** `BENCH_SERVER_PACE`: one pace or several, comma-separated (one run each); 0 is unpaced. */
@@ -62,7 +72,7 @@ const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 export function formatServerBench(result: ServerBenchResult): string[] {
   const { latency, steadyLatency: steady, cores } = result;
   return [
-    `serve --durability ${result.durability} --agent-nice ${result.agentNice} (${result.model === "inline" ? "--mock" : `--model-url: the mock model in its own process${result.modelIdle ? ", in SCHED_IDLE" : ""}`}): ${result.sessions} ${result.provider} sessions × ${result.subscribers} SSE subscribers, one mock:long turn each`,
+    `serve --durability ${result.durability} --agent-nice ${result.agentNice} (${result.model === "inline" ? "--mock" : `--model-url: the mock model in its own process${result.modelIdle ? ", in SCHED_IDLE" : ""}`}): ${result.sessions} ${result.provider} sessions × ${result.subscribers} SSE subscribers (${result.subscriberThreads === 0 ? "in the bench's main thread" : `in ${result.subscriberThreads} worker threads`}), one mock:long turn each`,
     result.pace === undefined
       ? "  UNPACED: the mock streams as fast as it can, the queue saturates: a throughput figure, not added latency"
       : `  PACED: the mock streams ${fmt(result.pace)} deltas/s per session: the added latency, if the CPU line below leaves the machine room`,

@@ -8,12 +8,16 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { RemoteClient } from "../src/client/index.js";
-import type { RuntimeEvent } from "../src/contracts/events.js";
 import { idleSchedulerProgram } from "../src/drivers/agent-priority.js";
 import type { DriverProvider } from "../src/drivers/types.js";
 import { SCENARIO_PROMPTS } from "../src/mock-model/index.js";
 import { ServeProcess } from "../test/server/support/serve-process.js";
+import { wallNow } from "./followers.js";
+import type { LatencySummary } from "./latency-histogram.js";
 import { ownCpu, treeCpu } from "./process-cpu.js";
+import { type SubscriberPool, startSubscribers } from "./subscribers.js";
+
+export { STEADY_AFTER_MS } from "./followers.js";
 
 const BENCH_TOKEN = "bench-token-0123456789";
 
@@ -40,6 +44,8 @@ export interface ServerBenchOptions {
    * on another machine: at the turns' start it parses 50 requests at once, CPU a real deployment does not share.
    */
   modelIdle?: boolean;
+  /** Worker threads the subscribers run in; 0 (default): this thread (bench/subscribers.ts). */
+  subscriberThreads?: number;
 }
 
 export interface ServerBenchResult {
@@ -52,6 +58,7 @@ export interface ServerBenchResult {
   agentNice: number | "default";
   /** The mock model ran in SCHED_IDLE. */
   modelIdle: boolean;
+  subscriberThreads: number;
   seconds: number;
   /** The turns were interrupted at the window's end (else every turn completed). */
   interrupted: boolean;
@@ -74,89 +81,10 @@ export interface ServerBenchResult {
   mismatches: string[];
 }
 
-export interface LatencySummary {
-  p50Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  samples: number;
-}
-
-/** Where the steady part of a run begins, after the turns were sent. */
-export const STEADY_AFTER_MS = 8_000;
-
-/**
- * Latency per delivered event: the subscriber's wall clock at delivery minus the event's `createdAt`, which the
- * driver stamps from the same machine's wall clock when it reads the native record. So it spans mapping, the
- * store write, the fan-out and SSE to the subscriber; `createdAt` has millisecond resolution, so each sample
- * reads up to 1 ms high. Kept as a histogram (bounded, whatever the event count): 0.1 ms buckets below 100 ms,
- * 10 ms buckets up to 10 minutes.
- */
-class LatencyHistogram {
-  static readonly FINE_MS = 0.1;
-  static readonly FINE_UNTIL_MS = 100;
-  static readonly COARSE_MS = 10;
-  readonly #fine = new Uint32Array(LatencyHistogram.FINE_UNTIL_MS / LatencyHistogram.FINE_MS);
-  readonly #coarse = new Uint32Array(600_000 / LatencyHistogram.COARSE_MS);
-  #count = 0;
-  #max = 0;
-
-  add(ms: number): void {
-    const at = Math.max(0, ms);
-    if (at < LatencyHistogram.FINE_UNTIL_MS) {
-      const bucket = Math.floor(at / LatencyHistogram.FINE_MS);
-      this.#fine[bucket] = (this.#fine[bucket] ?? 0) + 1;
-    } else {
-      const bucket = Math.min(this.#coarse.length - 1, Math.floor(at / LatencyHistogram.COARSE_MS));
-      this.#coarse[bucket] = (this.#coarse[bucket] ?? 0) + 1;
-    }
-    this.#count++;
-    if (ms > this.#max) this.#max = ms;
-  }
-
-  /** The upper edge of the bucket holding the q-quantile (never above the largest sample). */
-  quantile(q: number): number {
-    return Math.min(this.#max, this.#bucketEdge(q));
-  }
-
-  #bucketEdge(q: number): number {
-    const target = Math.ceil(q * this.#count);
-    let seen = 0;
-    for (let i = 0; i < this.#fine.length; i++) {
-      seen += this.#fine[i] ?? 0;
-      if (seen >= target) return (i + 1) * LatencyHistogram.FINE_MS;
-    }
-    for (let i = 0; i < this.#coarse.length; i++) {
-      seen += this.#coarse[i] ?? 0;
-      if (seen >= target) return (i + 1) * LatencyHistogram.COARSE_MS;
-    }
-    return this.#max;
-  }
-
-  get count(): number {
-    return this.#count;
-  }
-
-  summary(): LatencySummary {
-    return { p50Ms: this.quantile(0.5), p99Ms: this.quantile(0.99), maxMs: this.max, samples: this.count };
-  }
-
-  get max(): number {
-    return this.#max;
-  }
-}
-
-const wallNow = () => performance.timeOrigin + performance.now();
-
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kb / 1024;
-}
-
-interface Subscriber {
-  count: number;
-  lastSequence: number;
-  done: Promise<void>;
 }
 
 /** `provider-runtime mock-model` as a child process; resolves with its base URL and a way to end it. */
@@ -219,6 +147,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
     throw error;
   });
   const client = new RemoteClient({ baseUrl: serve.url, token: BENCH_TOKEN });
+  let pool: SubscriberPool | undefined;
   const cwds: string[] = [];
   try {
     const ids: string[] = [];
@@ -235,54 +164,33 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
       const sessions = await client.listSessions();
       return ids.every((id) => sessions.find((s) => s.id === id)?.state === "ready");
     }, 180_000);
-    const histogram = new LatencyHistogram();
-    const steady = new LatencyHistogram();
-    /** When the turns were sent (set below, before the first is). */
-    let start = Number.POSITIVE_INFINITY;
-    let measuring = false;
-    let windowEnd = Number.POSITIVE_INFINITY;
     const turnEnded = new Map<string, () => void>();
     const turnsDone = ids.map((id) => new Promise<void>((done) => turnEnded.set(id, done)));
-    const subscribers = new Map<string, Subscriber[]>();
-    for (const id of ids) {
-      const list: Subscriber[] = [];
-      for (let j = 0; j < options.subscribers; j++) {
-        const subscriber: Subscriber = { count: 0, lastSequence: 0, done: Promise.resolve() };
-        subscriber.done = (async () => {
-          for await (const event of client.follow(id, { idleTimeoutMs: 120_000 })) {
-            subscriber.count++;
-            subscriber.lastSequence = event.sequence;
-            const created = Date.parse(event.createdAt);
-            // an event the interrupt at the window's end caused is not of the paced load
-            if (measuring && created < windowEnd) {
-              const now = wallNow();
-              histogram.add(now - created);
-              if (now - start >= STEADY_AFTER_MS) steady.add(now - created);
-            }
-            if (j === 0 && isTurnEnd(event)) turnEnded.get(id)?.();
-          }
-        })();
-        list.push(subscriber);
-      }
-      subscribers.set(id, list);
-    }
+    pool = startSubscribers({
+      connection: { baseUrl: serve.url, token: BENCH_TOKEN },
+      ids,
+      perSession: options.subscribers,
+      threads: options.subscriberThreads ?? 0,
+      onTurnEnd: (id) => turnEnded.get(id)?.(),
+    });
+    const subscribers = pool;
+    const lastSequences = async () =>
+      new Map((await client.listSessions()).map((s) => [s.id, s.lastSequence]));
+    const delivered = async () =>
+      (await subscribers.state()).flatMap(([, counts]) => counts).reduce((a, b) => a + b, 0);
     // every subscriber has caught up with what the session stored so far before the turns start
     await waitFor(async () => {
-      const sessions = await client.listSessions();
-      return ids.every((id) =>
-        subscribers
-          .get(id)
-          ?.every(
-            (s) => s.lastSequence > 0 && s.lastSequence === sessions.find((x) => x.id === id)?.lastSequence,
-          ),
+      const stored = await lastSequences();
+      return (await subscribers.state()).every(([id, , seen]) =>
+        seen.every((sequence) => sequence > 0 && sequence === stored.get(id)),
       );
     }, 60_000);
-    const before = [...subscribers.values()].flat().reduce((sum, s) => sum + s.count, 0);
+    const before = await delivered();
     const storedBefore = (await client.listSessions()).reduce((sum, s) => sum + s.lastSequence, 0);
     const serverPid = serve.child.pid as number;
     const cpuBefore = { tree: treeCpu(serverPid), model: modelCpu(), own: ownCpu() };
-    measuring = true;
-    start = wallNow();
+    const start = wallNow();
+    subscribers.measureFrom(Date.now());
     // Spread over one delta's interval: sessions sent at one instant would stream in lockstep, every session's
     // delta landing in the same millisecond, which real sessions (started at random times) do not.
     const spreadMs = options.pace === undefined ? 0 : 1000 / options.pace;
@@ -298,13 +206,14 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
         ? undefined
         : setTimeout(() => {
             interrupted = true;
-            windowEnd = Date.now();
+            // an event the interrupt causes is not of the paced load
+            subscribers.measureUntil(Date.now());
             for (const id of ids) void client.interrupt(id).catch(() => undefined);
           }, options.windowSeconds * 1000);
     await Promise.all(turnsDone);
     clearTimeout(window);
     const seconds = (wallNow() - start) / 1000;
-    measuring = false;
+    subscribers.measureUntil(Date.now());
     const cpuAfter = { tree: treeCpu(serverPid), model: modelCpu(), own: ownCpu() };
     const cores = {
       server: (cpuAfter.tree.own - cpuBefore.tree.own) / seconds,
@@ -316,16 +225,16 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
       (await client.listSessions()).reduce((sum, s) => sum + s.lastSequence, 0) - storedBefore;
     // delivered in the window: every subscriber has the turn's end by now (same stream, same events)
     await waitFor(async () => {
-      const sessions = await client.listSessions();
-      return ids.every((id) =>
-        subscribers
-          .get(id)
-          ?.every((s) => s.lastSequence >= (sessions.find((x) => x.id === id)?.lastSequence ?? 0)),
+      const stored = await lastSequences();
+      return (await subscribers.state()).every(([id, , seen]) =>
+        seen.every((sequence) => sequence >= (stored.get(id) ?? 0)),
       );
     }, 60_000);
-    const deliveredDuring = [...subscribers.values()].flat().reduce((sum, s) => sum + s.count, 0) - before;
+    const deliveredDuring = (await delivered()) - before;
+    const latency = await subscribers.latency();
     await Promise.all(ids.map((id) => client.stop(id)));
-    await Promise.all([...subscribers.values()].flat().map((s) => s.done));
+    await subscribers.done;
+    const counts = new Map((await subscribers.state()).map(([id, perSubscriber]) => [id, perSubscriber]));
     const peak = peakRssMb(serve.child.pid as number);
     const mismatches: string[] = [];
     for (const id of ids) {
@@ -335,9 +244,9 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
         stored++;
         emitted = event.sequence;
       }
-      const delivered = subscribers.get(id)?.map((s) => s.count) ?? [];
-      if (stored !== emitted || delivered.some((n) => n !== stored))
-        mismatches.push(`${id}: emitted ${emitted}, stored ${stored}, delivered ${delivered.join("/")}`);
+      const got = counts.get(id) ?? [];
+      if (stored !== emitted || got.length !== options.subscribers || got.some((n) => n !== stored))
+        mismatches.push(`${id}: emitted ${emitted}, stored ${stored}, delivered ${got.join("/")}`);
     }
     return {
       sessions: options.sessions,
@@ -348,28 +257,28 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
       durability,
       agentNice: options.agentNice ?? "default",
       modelIdle: modelIdleVia !== undefined,
+      subscriberThreads: options.subscriberThreads ?? 0,
       seconds,
       interrupted,
       stored: storedDuring,
       delivered: deliveredDuring,
       storedPerSecond: storedDuring / seconds,
       deliveredPerSecond: deliveredDuring / seconds,
-      latency: histogram.summary(),
-      steadyLatency: steady.summary(),
+      latency: latency.all.summary(),
+      steadyLatency: latency.steady.summary(),
       peakRssMb: peak,
       loadAverage: loadavg()[0] ?? 0,
       cores,
       mismatches,
     };
   } finally {
+    await pool?.close();
     await serve.stop();
     ServeProcess.removeDirs();
     model?.close();
     await Promise.all(cwds.map((cwd) => rm(cwd, { recursive: true, force: true })));
   }
 }
-
-const isTurnEnd = (event: RuntimeEvent) => event.type === "turn.completed" || event.type === "turn.aborted";
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

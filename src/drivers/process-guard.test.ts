@@ -5,8 +5,8 @@ import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { idleSchedulerProgram } from "./agent-priority.js";
-import { guardsEnded, spawnGuarded, writeGuardScript } from "./process-guard.js";
 import { newGroupPrefix } from "./process-group.js";
+import { guardsEnded, spawnGuarded, writeGuardScript } from "./process-guard.js";
 
 /** A shell that prints its own niceness, then its child's (a second shell), one per line. */
 const PRINT_NICE = ["sh", "-c", `ps -o ni= -p $$; sh -c 'ps -o ni= -p $$'`];
