@@ -1,8 +1,8 @@
 import { accessSync, constants } from "node:fs";
 
 /**
- * The first of `paths` that is an executable file. The guard's helpers (`nice`, `chrt`, `perl`) come from fixed
- * paths, never from the agent's PATH, which the host may not control.
+ * The first of `paths` that is an executable file. The guard's helpers (`nice`, `chrt`, `perl`) are looked up at
+ * fixed paths this way, never on the agent's PATH, which the host may not control.
  */
 export function firstExecutable(paths: readonly string[]): string | undefined {
   return paths.find((path) => {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -211,16 +211,30 @@ describe.runIf(existsSync("/proc/self/stat"))("the guard's process groups (Linux
   });
 });
 
+/** Resolves once `check` holds (polled every 20 ms); fails after `ms`. A busy machine starts a guard slowly. */
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("not reached in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A shell line that waits until `gate` exists: the test opens it when the agent may go on. */
+const waitFor = (gate: string) => `while [ ! -e ${gate} ]; do sleep 0.02; done`;
+
 describe("guardsEnded (a guard spawned by an SDK, through writeGuardScript)", () => {
   it("is false while a guard with the pid dir runs, true once it has exited, and its file is gone", async () => {
     const pidDir = join(work, "guards");
     mkdirSync(pidDir);
     const script = await writeGuardScript(join(work, "pid-sh"), "sh", { pidDir });
-    const child = spawn(script, ["-c", "sleep 0.5"], { env });
+    const gate = join(work, "pid-gate");
+    const child = spawn(script, ["-c", waitFor(gate)], { env });
     const exited = outputOf(child);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until(() => readdirSync(pidDir).length > 0);
     expect(readdirSync(pidDir)).toEqual([String(child.pid)]);
     expect(await guardsEnded(pidDir, 50)).toBe(false);
+    writeFileSync(gate, "");
     expect(await guardsEnded(pidDir, 5_000)).toBe(true);
     expect((await exited).code).toBe(0);
     expect(readdirSync(pidDir)).toEqual([]);
@@ -233,7 +247,7 @@ describe("guardsEnded (a guard spawned by an SDK, through writeGuardScript)", ()
     // (the agent, in a group of its own, outlives its killed guard by the rest of its second)
     const child = spawn(script, ["-c", "sleep 1"], { env, detached: true });
     const exited = outputOf(child);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until(() => readdirSync(pidDir).length > 0);
     process.kill(-(child.pid as number), "SIGKILL");
     await exited;
     expect(readdirSync(pidDir)).toEqual([String(child.pid)]);
@@ -255,13 +269,14 @@ describe("guardsEnded (a guard spawned by an SDK, through writeGuardScript)", ()
     mkdirSync(pidDir, { recursive: true });
     const script = await writeGuardScript(join(work, "abandoned-sh"), "sh", { pidDir, cleanup: [session] });
     const late = join(session, "home", "late");
-    const child = spawn(script, ["-c", `sleep 0.4; mkdir -p ${join(session, "home")}; touch ${late}`], {
-      env,
-    });
+    const gate = join(work, "abandoned-gate");
+    const writeLate = `${waitFor(gate)}; mkdir -p ${join(session, "home")}; touch ${late}`;
+    const child = spawn(script, ["-c", writeLate], { env });
     const exited = outputOf(child);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until(() => readdirSync(pidDir).length > 0);
     expect(readdirSync(pidDir)).toEqual([String(child.pid)]);
     await rm(session, { recursive: true, force: true });
+    writeFileSync(gate, "");
     expect((await exited).code).toBe(0);
     expect(existsSync(session)).toBe(false);
   });

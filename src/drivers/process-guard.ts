@@ -1,9 +1,9 @@
 import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
 import { readdir } from "node:fs/promises";
 import type { Socket } from "node:net";
 import { delimiter, isAbsolute, join } from "node:path";
 import { loweringPrefix } from "./agent-priority.js";
+import { firstExecutable } from "./fixed-programs.js";
 import { newGroupPrefix } from "./process-group.js";
 import { writePrivateFile } from "./temp-dirs.js";
 
@@ -250,14 +250,7 @@ export function findProgram(program: string, path: string | undefined, cwd?: str
         .split(delimiter)
         .filter(Boolean)
         .map((dir) => join(dir, program));
-  return candidates.some((candidate) => {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return firstExecutable(candidates) !== undefined;
 }
 
 /**
