@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { type Dirent, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,17 +34,29 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Every file under `dir` (recursively) whose content holds a fake credential. */
+/**
+ * Every file under `dir` (recursively) whose content holds a fake credential. The agent may still be running (at
+ * turn.completed): a transient file (a SQLite -shm) or dir (exec's `arg0` links) can vanish meanwhile.
+ */
 function filesWithSecrets(dir: string): string[] {
   const hits: string[] = [];
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+  for (const entry of entriesIfPresent(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) hits.push(...filesWithSecrets(path));
     if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    // The agent may still be running (at turn.completed): a transient file (a SQLite -shm) can vanish meanwhile.
     const text = readIfPresent(path);
     if (text !== undefined && FAKE_VALUES.some((value) => text.includes(value))) hits.push(path);
   }
   return hits;
+}
+
+function entriesIfPresent(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
 }
 
 function readIfPresent(path: string): string | undefined {
