@@ -166,14 +166,14 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
     }, 180_000);
     const turnEnded = new Map<string, () => void>();
     const turnsDone = ids.map((id) => new Promise<void>((done) => turnEnded.set(id, done)));
-    pool = startSubscribers({
+    const subscribers = startSubscribers({
       connection: { baseUrl: serve.url, token: BENCH_TOKEN },
       ids,
       perSession: options.subscribers,
       threads: options.subscriberThreads ?? 0,
       onTurnEnd: (id) => turnEnded.get(id)?.(),
     });
-    const subscribers = pool;
+    pool = subscribers;
     const lastSequences = async () =>
       new Map((await client.listSessions()).map((s) => [s.id, s.lastSequence]));
     const delivered = async () =>

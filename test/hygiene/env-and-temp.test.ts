@@ -1,4 +1,4 @@
-import { type Dirent, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,28 +40,20 @@ afterAll(async () => {
  */
 function filesWithSecrets(dir: string): string[] {
   const hits: string[] = [];
-  for (const entry of entriesIfPresent(dir)) {
+  for (const entry of ifPresent(() => readdirSync(dir, { withFileTypes: true })) ?? []) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) hits.push(...filesWithSecrets(path));
     if (!entry.isFile()) continue;
-    const text = readIfPresent(path);
+    const text = ifPresent(() => readFileSync(path, "latin1"));
     if (text !== undefined && FAKE_VALUES.some((value) => text.includes(value))) hits.push(path);
   }
   return hits;
 }
 
-function entriesIfPresent(dir: string): Dirent[] {
+/** What `read` returns, or undefined for a file or dir that is gone (ENOENT). */
+function ifPresent<T>(read: () => T): T | undefined {
   try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
-}
-
-function readIfPresent(path: string): string | undefined {
-  try {
-    return readFileSync(path, "latin1");
+    return read();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;

@@ -6,7 +6,7 @@
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { asObject, idKey, num, own, str } from "../../kit/guards.js";
 import { emit } from "../claude/context.js";
-import { aboutToolIds } from "../claude/tool-items.js";
+import { toolProgress as toolProgressEvent } from "../claude/tool-items.js";
 import type { SessionFileContext, SessionFileHandler } from "./context.js";
 import { PROGRESS_TYPES } from "./record-kinds.js";
 import { linkAgent } from "./subagents.js";
@@ -18,14 +18,12 @@ const toolProgress =
   (toolName: string | undefined): SessionFileHandler =>
   (ctx) => {
     const data = asObject(ctx.record.data) ?? {};
-    const toolUseId = str(ctx.record.parentToolUseID) ?? str(ctx.record.toolUseID);
     return [
-      emit(
-        ctx,
-        "tool.progress",
-        { toolUseId, toolName: toolName ?? str(data.toolName), elapsedSeconds: num(data.elapsedTimeSeconds) },
-        aboutToolIds(ctx, toolUseId),
-      ),
+      toolProgressEvent(ctx, {
+        toolUseId: str(ctx.record.parentToolUseID) ?? str(ctx.record.toolUseID),
+        toolName: toolName ?? str(data.toolName),
+        elapsedSeconds: num(data.elapsedTimeSeconds),
+      }),
     ];
   };
 

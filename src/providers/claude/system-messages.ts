@@ -7,7 +7,7 @@ import type { RuntimeEvent } from "../../contracts/events.js";
 import { arr, asObject, bool, isObject, num, str } from "../../kit/guards.js";
 import { mintId } from "../../kit/ids.js";
 import { type ClaudeContext, type ClaudeHandler, emit, toolItemId } from "./context.js";
-import { aboutToolIds } from "./tool-items.js";
+import { toolProgress } from "./tool-items.js";
 
 /** Session-level events are not part of the turn that happens to be open. */
 const NO_TURN = { turnId: undefined };
@@ -285,17 +285,13 @@ export const mapInformational: ClaudeHandler = (ctx) => {
   return [emit(ctx, "provider.event", { name: "system:informational", summary: content })];
 };
 
-export const mapToolProgress: ClaudeHandler = (ctx) => {
-  const toolUseId = str(ctx.msg.tool_use_id);
-  return [
-    emit(
-      ctx,
-      "tool.progress",
-      { toolUseId, toolName: str(ctx.msg.tool_name), elapsedSeconds: num(ctx.msg.elapsed_time_seconds) },
-      aboutToolIds(ctx, toolUseId),
-    ),
-  ];
-};
+export const mapToolProgress: ClaudeHandler = (ctx) => [
+  toolProgress(ctx, {
+    toolUseId: str(ctx.msg.tool_use_id),
+    toolName: str(ctx.msg.tool_name),
+    elapsedSeconds: num(ctx.msg.elapsed_time_seconds),
+  }),
+];
 
 export const mapToolUseSummary: ClaudeHandler = (ctx) => {
   const ids = (arr(ctx.msg.preceding_tool_use_ids) ?? []).filter(

@@ -139,14 +139,26 @@ export function toolIds(itemId: string, toolUseId: string, tool: ToolState) {
 }
 
 /**
- * The envelope of an event about a tool call (tool.progress): its item's ids where the call's item is open or
- * known, else only the native id in providerRefs.
+ * A `tool.progress` about the call `payload.toolUseId` (Claude's tool_progress, Claude Code's *_progress records):
+ * the envelope carries the call's item ids where its item is open or known, else only the native id.
  */
-export function aboutToolIds(ctx: ClaudeContext, toolUseId: string | undefined) {
-  if (toolUseId === undefined) return {};
-  const entry = ctx.state.tools.get(key(toolUseId));
-  if (entry === undefined) return { providerRefs: { providerItemId: toolUseId } };
-  return toolIds(entry.id, toolUseId, entry.state);
+export function toolProgress(
+  ctx: ClaudeContext,
+  payload: {
+    toolUseId: string | undefined;
+    toolName: string | undefined;
+    elapsedSeconds: number | undefined;
+  },
+): RuntimeEvent {
+  const { toolUseId } = payload;
+  const entry = toolUseId === undefined ? undefined : ctx.state.tools.get(key(toolUseId));
+  const ids =
+    toolUseId === undefined
+      ? {}
+      : entry === undefined
+        ? { providerRefs: { providerItemId: toolUseId } }
+        : toolIds(entry.id, toolUseId, entry.state);
+  return emit(ctx, "tool.progress", payload, ids);
 }
 
 export function toolItemIdOf(ctx: ClaudeContext, toolUseId: string): string {
