@@ -160,9 +160,17 @@ describe("a session over HTTP only: approve, interrupt, second turn, stop, SIGKI
         r.events<Event>().some((e) => e.type === "turn.completed" && e.sequence > closedAt),
       );
       // the turn the crash cut short is history: only the new turn opens, it ends, and the session is idle again
-      const idleAgain = (e: Event) =>
-        e.type === "session.state.changed" && e.sequence > closedAt && e.payload.state === "ready";
-      await again.until((r) => r.events<Event>().some(idleAgain));
+      // (after the turn's end: the resume itself makes the session ready once, before the turn starts)
+      const idleAgain = (events: Event[]) => {
+        const end = events.find((e) => e.type === "turn.completed" && e.sequence > closedAt)?.sequence;
+        return (
+          end !== undefined &&
+          events.some(
+            (e) => e.type === "session.state.changed" && e.sequence > end && e.payload.state === "ready",
+          )
+        );
+      };
+      await again.until((r) => idleAgain(r.events<Event>()));
       const resumed = again.events<Event>();
       const later = resumed.filter((e) => e.sequence > closedAt);
       expect(later.filter((e) => e.type === "turn.started")).toHaveLength(1);
