@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from "vitest";
 import { streamEvents } from "../../src/server/event-stream.js";
-import { deltaEvents, tempStore } from "../store/store-fixture.js";
+import { deltaEvents, runningRecord, tempStore } from "../store/store-fixture.js";
 
 /**
  * How the SSE body hands events to the socket: what one commit stores goes out as one chunk (one socket write for
@@ -19,17 +19,7 @@ async function openStream() {
   const opened = await tempStore();
   dispose = opened.dispose;
   const { store } = opened;
-  await store.createSession({
-    id: ID,
-    provider: "codex",
-    origin: "live",
-    createdAt: "2026-12-01T00:00:00.000Z",
-    updatedAt: "2026-12-01T00:00:00.000Z",
-    state: "running",
-    lastSequence: 0,
-    openRequests: 0,
-    exited: false,
-  });
+  await store.createSession(runningRecord(ID));
   const reader = (streamEvents(store, ID, 0, 60_000).body as unknown as ReadableStream<string>).getReader();
   expect((await reader.read()).value).toBe(": connected\n\n");
   return { store, reader };

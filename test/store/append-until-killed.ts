@@ -1,22 +1,12 @@
 // A child for crash.test.ts: appends to a store as fast as it can and prints each sequence once its append
 // has resolved, until the parent kills it.
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
-import { deltaEvents } from "./store-fixture.js";
+import { deltaEvents, runningRecord } from "./store-fixture.js";
 
 const [dataDir] = process.argv.slice(2);
 if (dataDir === undefined) throw new Error("usage: append-until-killed DATA_DIR");
 const store = await openSqliteStore({ dataDir });
-await store.createSession({
-  id: "ses_crash",
-  provider: "codex",
-  origin: "live",
-  createdAt: "2026-12-01T00:00:00.000Z",
-  updatedAt: "2026-12-01T00:00:00.000Z",
-  state: "running",
-  lastSequence: 0,
-  openRequests: 0,
-  exited: false,
-});
+await store.createSession(runningRecord("ses_crash"));
 let next = 1;
 for (;;) {
   // several appends in flight at once, so batches of different sizes commit

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { openSqliteStore, type SqliteStore, type SqliteStoreOptions } from "../../src/store/sqlite-store.js";
+import type { SessionRecord } from "../../src/store/types.js";
 
 /** A data dir in the system temp dir, removed by `remove()`. */
 export async function tempDataDir(): Promise<{ dir: string; remove: () => Promise<void> }> {
@@ -26,6 +27,19 @@ export async function tempStore(
     },
   };
 }
+
+/** The registry record of a live Codex session with no events yet. */
+export const runningRecord = (id: string): SessionRecord => ({
+  id,
+  provider: "codex",
+  origin: "live",
+  createdAt: "2026-12-01T00:00:00.000Z",
+  updatedAt: "2026-12-01T00:00:00.000Z",
+  state: "running",
+  lastSequence: 0,
+  openRequests: 0,
+  exited: false,
+});
 
 /**
  * A canonical `content.delta` event whose raw is `raw` (events made from one native record share it), for tests
