@@ -1,5 +1,6 @@
 import type { RuntimeEvent } from "../contracts/events.js";
 import type { SessionStore } from "../store/types.js";
+import { afterMicrotasks } from "./after-microtasks.js";
 
 /**
  * Text held for one subscriber before the loop waits for the socket to take it: bounds a slow reader's memory
@@ -35,10 +36,9 @@ function sseMessage(event: RuntimeEvent): string {
  * The body is a stream of strings that @hono/node-server writes to the socket as they are (one `write` each):
  * no TransformStream and no UTF-8 encoding step in between, which with hundreds of subscribers cost a tenth of
  * the server's time. What the follow has ready at once (a commit's batch, a page of stored events) is one chunk:
- * the flush waits for the microtasks to drain (process.nextTick), by which time the follow has yielded everything
- * it buffered; not for the loop's next turn (setImmediate), which first runs every I/O callback that is ready, the
- * other sessions' agent output among them, and held up the tail of the deliveries. When the socket does not take
- * its chunks, the follow waits.
+ * the flush waits for the microtasks to drain (afterMicrotasks), by which time the follow has yielded everything
+ * it buffered; a wait for the loop's next turn ran the other sessions' agent output first and held up the tail of
+ * the deliveries. When the socket does not take its chunks, the follow waits.
  */
 export function streamEvents(
   store: SessionStore,
@@ -119,7 +119,7 @@ async function pump(
   let pending = "";
   let flushing: Promise<void> | undefined;
   const flush = async () => {
-    await new Promise((resolve) => process.nextTick(resolve));
+    await afterMicrotasks();
     try {
       while (pending.length > 0 && !signal.aborted) {
         const chunk = pending;

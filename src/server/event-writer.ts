@@ -1,10 +1,11 @@
 import type { RuntimeEvent } from "../contracts/events.js";
+import { afterMicrotasks } from "./after-microtasks.js";
 
 /**
  * Writes a session's events to the store in batches, in order: what arrives while a write is under way goes in
  * the next one. `backlog` lets the reader stop taking from the agent when the store falls behind.
  *
- * A batch is taken once the microtasks have drained (process.nextTick), not at the first push: the events a
+ * A batch is taken once the microtasks have drained (afterMicrotasks), not at the first push: the events a
  * driver maps from one native record reach the writer one microtask apart (turn.completed, then the state it
  * leads to), and taken at once they would be split over two commits, a reader seeing the first without the
  * second in between.
@@ -34,7 +35,7 @@ export class EventWriter {
   }
 
   async #drain(): Promise<void> {
-    await new Promise((resolve) => process.nextTick(resolve));
+    await afterMicrotasks();
     try {
       while (this.#queue.length > 0) {
         const batch = this.#queue;

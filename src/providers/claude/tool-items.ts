@@ -150,15 +150,14 @@ export function toolProgress(
     elapsedSeconds: number | undefined;
   },
 ): RuntimeEvent {
-  const { toolUseId } = payload;
-  const entry = toolUseId === undefined ? undefined : ctx.state.tools.get(key(toolUseId));
-  const ids =
-    toolUseId === undefined
-      ? {}
-      : entry === undefined
-        ? { providerRefs: { providerItemId: toolUseId } }
-        : toolIds(entry.id, toolUseId, entry.state);
-  return emit(ctx, "tool.progress", payload, ids);
+  return emit(ctx, "tool.progress", payload, callIds(ctx, payload.toolUseId));
+}
+
+function callIds(ctx: ClaudeContext, toolUseId: string | undefined) {
+  if (toolUseId === undefined) return {};
+  const entry = ctx.state.tools.get(key(toolUseId));
+  if (entry === undefined) return { providerRefs: { providerItemId: toolUseId } };
+  return toolIds(entry.id, toolUseId, entry.state);
 }
 
 export function toolItemIdOf(ctx: ClaudeContext, toolUseId: string): string {
