@@ -70,7 +70,7 @@ function pacesOf(text: string | undefined): { pace?: number }[] {
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
 export function formatServerBench(result: ServerBenchResult): string[] {
-  const { latency, steadyLatency: steady, cores } = result;
+  const { latency, steadyLatency: steady, hopFloor: hop, cores } = result;
   return [
     `serve --durability ${result.durability} --agent-nice ${result.agentNice} (${result.model === "inline" ? "--mock" : `--model-url: the mock model in its own process${result.modelIdle ? ", in SCHED_IDLE" : ""}`}): ${result.sessions} ${result.provider} sessions × ${result.subscribers} SSE subscribers (${result.subscriberThreads === 0 ? "in the bench's main thread" : `in ${result.subscriberThreads} worker threads`}), one mock:long turn each`,
     result.pace === undefined
@@ -79,6 +79,7 @@ export function formatServerBench(result: ServerBenchResult): string[] {
     `  turns ${result.interrupted ? "interrupted after" : "took"} ${result.seconds.toFixed(1)} s: ${fmt(result.stored)} events stored (${fmt(result.storedPerSecond)}/s), ${fmt(result.delivered)} delivered (${fmt(result.deliveredPerSecond)}/s)`,
     `  driver → subscriber latency p50 ${latency.p50Ms.toFixed(1)} ms, p99 ${latency.p99Ms.toFixed(1)} ms, max ${latency.maxMs.toFixed(1)} ms over ${fmt(latency.samples)} deliveries (createdAt has ms resolution: up to +1 ms)`,
     `  after the turns' first ${STEADY_AFTER_MS / 1000} s (their start): p50 ${steady.p50Ms.toFixed(1)} ms, p99 ${steady.p99Ms.toFixed(1)} ms, max ${steady.maxMs.toFixed(1)} ms over ${fmt(steady.samples)} deliveries`,
+    `  floor, same window: one loopback hop between two other processes p50 ${hop.p50Ms.toFixed(1)} ms, p99 ${hop.p99Ms.toFixed(1)} ms, max ${hop.maxMs.toFixed(1)} ms over ${fmt(hop.samples)} stamps (every delivery takes such a hop too)`,
     `  server peak RSS ${result.peakRssMb.toFixed(0)} MB; machine load average ${result.loadAverage.toFixed(1)} on ${availableParallelism()} cores`,
     `  CPU during the turns, in cores: server ${cores.server.toFixed(2)}, agents ${cores.agents.toFixed(2)}, mock model ${cores.model.toFixed(2)}, subscribers (this process) ${cores.subscribers.toFixed(2)}`,
     result.mismatches.length === 0

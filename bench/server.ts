@@ -13,6 +13,7 @@ import type { DriverProvider } from "../src/drivers/types.js";
 import { SCENARIO_PROMPTS } from "../src/mock-model/index.js";
 import { ServeProcess } from "../test/server/support/serve-process.js";
 import { wallNow } from "./followers.js";
+import { type HopFloor, startHopFloor } from "./hop-floor.js";
 import type { LatencySummary } from "./latency-histogram.js";
 import { ownCpu, treeCpu } from "./process-cpu.js";
 import { type SubscriberPool, startSubscribers } from "./subscribers.js";
@@ -69,6 +70,8 @@ export interface ServerBenchResult {
   latency: LatencySummary;
   /** The same after the turns' first STEADY_AFTER_MS (their start: 50 agents and the model at once). */
   steadyLatency: LatencySummary;
+  /** One loopback hop between two otherwise idle processes in the same window (bench/hop-floor.ts). */
+  hopFloor: LatencySummary;
   peakRssMb: number;
   /** The machine's 1-minute load average at the end (the machine may be shared). */
   loadAverage: number;
@@ -148,6 +151,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
   });
   const client = new RemoteClient({ baseUrl: serve.url, token: BENCH_TOKEN });
   let pool: SubscriberPool | undefined;
+  let floor: HopFloor | undefined;
   const cwds: string[] = [];
   try {
     const ids: string[] = [];
@@ -189,8 +193,10 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
     const storedBefore = (await client.listSessions()).reduce((sum, s) => sum + s.lastSequence, 0);
     const serverPid = serve.child.pid as number;
     const cpuBefore = { tree: treeCpu(serverPid), model: modelCpu(), own: ownCpu() };
+    floor = await startHopFloor();
     const start = wallNow();
     subscribers.measureFrom(Date.now());
+    floor.measure();
     // Spread over one delta's interval: sessions sent at one instant would stream in lockstep, every session's
     // delta landing in the same millisecond, which real sessions (started at random times) do not.
     const spreadMs = options.pace === undefined ? 0 : 1000 / options.pace;
@@ -214,6 +220,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
     clearTimeout(window);
     const seconds = (wallNow() - start) / 1000;
     subscribers.measureUntil(Date.now());
+    const hopFloor = floor.report();
     const cpuAfter = { tree: treeCpu(serverPid), model: modelCpu(), own: ownCpu() };
     const cores = {
       server: (cpuAfter.tree.own - cpuBefore.tree.own) / seconds,
@@ -266,12 +273,14 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
       deliveredPerSecond: deliveredDuring / seconds,
       latency: latency.all.summary(),
       steadyLatency: latency.steady.summary(),
+      hopFloor,
       peakRssMb: peak,
       loadAverage: loadavg()[0] ?? 0,
       cores,
       mismatches,
     };
   } finally {
+    await floor?.close();
     await pool?.close();
     await serve.stop();
     ServeProcess.removeDirs();
