@@ -6,6 +6,7 @@ import { providerErrorBody } from "./error-bodies.js";
 import { isObject } from "./json-shapes.js";
 import { readResponsesRequest } from "./openai-request.js";
 import { responsesJson, responsesStream } from "./openai-stream.js";
+import { PaceGrid } from "./pace-grid.js";
 import { readRequestBody } from "./request-body.js";
 import { type MockRequestRecord, RequestLog } from "./request-log.js";
 import type { ModelApi, RequestFacts, ScenarioName, ScriptOverride } from "./scenarios.js";
@@ -203,11 +204,13 @@ async function sendScript(
   openSse(response);
   const count = script.cutAfterEvents ?? script.events.length;
   let sent = 0;
+  const grid = pace === undefined ? undefined : new PaceGrid(pace.delayMs, performance.now());
   for (const event of script.events.slice(0, count)) {
     if (response.destroyed) return;
     writeSseEvent(response, event);
-    if (pace !== undefined && ++sent % pace.everyEvents === 0) {
-      await new Promise((resolve) => setTimeout(resolve, pace.delayMs));
+    if (pace !== undefined && grid !== undefined && ++sent % pace.everyEvents === 0) {
+      const wait = grid.waitFrom(performance.now());
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
   if (script.cutAfterEvents === undefined) {
