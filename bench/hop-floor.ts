@@ -39,7 +39,10 @@ export async function startHopFloor(): Promise<HopFloor> {
     receiver.stdin?.end();
     throw error;
   });
-  lines.on("line", (line) => histogram?.add(Number(line)));
+  lines.on("line", (line) => {
+    const ms = Number(line);
+    if (Number.isFinite(ms)) histogram?.add(ms);
+  });
   const sender = start(["send", port]);
   return {
     measure: () => {
