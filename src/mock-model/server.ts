@@ -6,7 +6,7 @@ import { providerErrorBody } from "./error-bodies.js";
 import { isObject } from "./json-shapes.js";
 import { readResponsesRequest } from "./openai-request.js";
 import { responsesJson, responsesStream } from "./openai-stream.js";
-import { PaceGrid } from "./pace-grid.js";
+import { type Pace, PaceGrid } from "./pace-grid.js";
 import { readRequestBody } from "./request-body.js";
 import { type MockRequestRecord, RequestLog } from "./request-log.js";
 import type { ModelApi, RequestFacts, ScenarioName, ScriptOverride } from "./scenarios.js";
@@ -184,10 +184,7 @@ async function handle(
 /** The long stream is paced like a real model's (about a second), so a host's interrupt can land mid-stream. */
 const LONG_STREAM_PACE = { everyEvents: 25, delayMs: 8 };
 
-function paceOf(
-  eventsPerSecond: number | undefined,
-  label: string,
-): { everyEvents: number; delayMs: number } | undefined {
+function paceOf(eventsPerSecond: number | undefined, label: string): Pace | undefined {
   if (eventsPerSecond !== undefined && eventsPerSecond > 0) {
     // timers below a few ms are coarse: at high rates, sleep after a few events rather than after each
     const everyEvents = Math.max(1, Math.round(eventsPerSecond / 200));
@@ -196,22 +193,15 @@ function paceOf(
   return label === "long" ? LONG_STREAM_PACE : undefined;
 }
 
-async function sendScript(
-  response: ServerResponse,
-  script: SseScript,
-  pace?: { everyEvents: number; delayMs: number },
-): Promise<void> {
+async function sendScript(response: ServerResponse, script: SseScript, pace?: Pace): Promise<void> {
   openSse(response);
   const count = script.cutAfterEvents ?? script.events.length;
-  let sent = 0;
-  const grid = pace === undefined ? undefined : new PaceGrid(pace.delayMs, performance.now());
+  const grid = pace === undefined ? undefined : new PaceGrid(pace, () => performance.now());
   for (const event of script.events.slice(0, count)) {
     if (response.destroyed) return;
     writeSseEvent(response, event);
-    if (pace !== undefined && grid !== undefined && ++sent % pace.everyEvents === 0) {
-      const wait = grid.waitFrom(performance.now());
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
+    const wait = grid?.afterEvent();
+    if (wait !== undefined) await new Promise((resolve) => setTimeout(resolve, wait));
   }
   if (script.cutAfterEvents === undefined) {
     response.end();
