@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { type HopFloor, startHopFloor } from "../../bench/hop-floor.js";
+import { argvOf, descendants } from "../hygiene/procs.js";
+
+/** This process's children that run the hop probe (the receiver and the sender). */
+const probes = () =>
+  descendants(process.pid).filter((proc) => argvOf(proc.pid)?.some((arg) => arg.endsWith("/hop-probe.mjs")));
 
 async function samplesReach(floor: HopFloor, count: number): Promise<void> {
   const deadline = Date.now() + 20_000;
@@ -23,8 +28,11 @@ describe("the bench's hop floor", () => {
       expect(floor.report().samples).toBe(0);
       await samplesReach(floor, 1);
       expect(floor.report().samples).toBeGreaterThanOrEqual(1);
+      expect(probes()).toHaveLength(2);
     } finally {
       await floor.close();
     }
+    // close resolves only once both have exited (a zombie has no argv: it is reaped by then)
+    expect(probes()).toEqual([]);
   });
 });
