@@ -4,8 +4,9 @@
 // Each session runs one `mock:long` turn (3,000 text deltas); its SSE subscribers read through another node than
 // the one running the agent when there are three. A standalone bench (the client branch's server bench had not
 // landed when this was written); the same latency definition: a subscriber's wall clock at delivery minus the
-// event's `createdAt` (the driver's wall clock when it read the native record, ms resolution).
+// event's `createdAt` (the driver's wall clock when it read the native record, to the microsecond).
 import { createParser } from "eventsource-parser";
+import { millisecondsOf, systemWallClock } from "../src/kit/wall-clock.js";
 import { CLUSTER_TOKEN, ClusterNodes } from "../test/cluster/support/cluster-nodes.js";
 import { startNatsServer } from "../test/cluster/support/nats-server.js";
 
@@ -37,12 +38,12 @@ async function subscribe(url: string, samples: number[]): Promise<{ count: numbe
   let done = false;
   const parser = createParser({
     onEvent: (message) => {
-      const now = Date.now();
+      const now = systemWallClock.nowMs();
       const event = JSON.parse(message.data) as { sequence: number; createdAt: string; type: string };
       if (event.sequence !== last + 1) gaps++;
       last = event.sequence;
       count++;
-      samples.push(now - Date.parse(event.createdAt));
+      samples.push(now - millisecondsOf(event.createdAt));
       if (event.type === "turn.completed") done = true;
     },
   });

@@ -2,6 +2,7 @@
 // follows its session through RemoteClient and times every event of the measured window.
 import { RemoteClient } from "../src/client/index.js";
 import type { RuntimeEvent } from "../src/contracts/events.js";
+import { millisecondsOf, systemWallClock } from "../src/kit/wall-clock.js";
 import { type HistogramCounts, LatencyHistogram } from "./latency-histogram.js";
 
 /** Where the steady part of a run begins, after the turns were sent. */
@@ -15,7 +16,8 @@ export interface FollowLatency {
   steady: HistogramCounts;
 }
 
-export const wallNow = (): number => performance.timeOrigin + performance.now();
+/** The same clock the server's drivers stamp `createdAt` with (src/kit/wall-clock.ts). */
+export const wallNow = (): number => systemWallClock.nowMs();
 
 const isTurnEnd = (event: RuntimeEvent) => event.type === "turn.completed" || event.type === "turn.aborted";
 
@@ -62,7 +64,7 @@ export class Followers {
     for await (const event of client.follow(id, { idleTimeoutMs: 120_000 })) {
       follower.count++;
       follower.lastSequence = event.sequence;
-      const created = Date.parse(event.createdAt);
+      const created = millisecondsOf(event.createdAt);
       if (created >= this.#start && created < this.#end) {
         const now = wallNow();
         this.#all.add(now - created);

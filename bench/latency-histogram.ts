@@ -8,8 +8,8 @@ export interface LatencySummary {
 /**
  * Latency per delivered event: the subscriber's wall clock at delivery minus the event's `createdAt`, which the
  * driver stamps from the same machine's wall clock when it reads the native record. So it spans mapping, the
- * store write, the fan-out and SSE to the subscriber; `createdAt` has millisecond resolution, so each sample
- * reads up to 1 ms high. Kept as a histogram (bounded, whatever the event count): 0.1 ms buckets below 100 ms,
+ * store write, the fan-out and SSE to the subscriber; both clocks read to the microsecond (src/kit/wall-clock.ts).
+ * Kept as a histogram (bounded, whatever the event count): 0.1 ms buckets below 100 ms,
  * 10 ms buckets up to 10 minutes.
  */
 export class LatencyHistogram {

@@ -77,7 +77,7 @@ export function formatServerBench(result: ServerBenchResult): string[] {
       ? "  UNPACED: the mock streams as fast as it can, the queue saturates: a throughput figure, not added latency"
       : `  PACED: the mock streams ${fmt(result.pace)} deltas/s per session: the added latency, if the CPU line below leaves the machine room`,
     `  turns ${result.interrupted ? "interrupted after" : "took"} ${result.seconds.toFixed(1)} s: ${fmt(result.stored)} events stored (${fmt(result.storedPerSecond)}/s), ${fmt(result.delivered)} delivered (${fmt(result.deliveredPerSecond)}/s)`,
-    `  driver → subscriber latency p50 ${latency.p50Ms.toFixed(1)} ms, p99 ${latency.p99Ms.toFixed(1)} ms, max ${latency.maxMs.toFixed(1)} ms over ${fmt(latency.samples)} deliveries (createdAt has ms resolution: up to +1 ms)`,
+    `  driver → subscriber latency p50 ${latency.p50Ms.toFixed(1)} ms, p99 ${latency.p99Ms.toFixed(1)} ms, max ${latency.maxMs.toFixed(1)} ms over ${fmt(latency.samples)} deliveries`,
     `  after the turns' first ${STEADY_AFTER_MS / 1000} s (their start): p50 ${steady.p50Ms.toFixed(1)} ms, p99 ${steady.p99Ms.toFixed(1)} ms, max ${steady.maxMs.toFixed(1)} ms over ${fmt(steady.samples)} deliveries`,
     `  floor, same window: one loopback hop between two other processes p50 ${hop.p50Ms.toFixed(1)} ms, p99 ${hop.p99Ms.toFixed(1)} ms, max ${hop.maxMs.toFixed(1)} ms over ${fmt(hop.samples)} stamps (every delivery takes such a hop too)`,
     `  server peak RSS ${result.peakRssMb.toFixed(0)} MB; machine load average ${result.loadAverage.toFixed(1)} on ${availableParallelism()} cores`,

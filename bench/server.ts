@@ -195,7 +195,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
     const cpuBefore = { tree: treeCpu(serverPid), model: modelCpu(), own: ownCpu() };
     floor = await startHopFloor();
     const start = wallNow();
-    subscribers.measureFrom(Date.now());
+    subscribers.measureFrom(start);
     floor.measure();
     // Spread over one delta's interval: sessions sent at one instant would stream in lockstep, every session's
     // delta landing in the same millisecond, which real sessions (started at random times) do not.
@@ -213,13 +213,13 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
         : setTimeout(() => {
             interrupted = true;
             // an event the interrupt causes is not of the paced load
-            subscribers.measureUntil(Date.now());
+            subscribers.measureUntil(wallNow());
             for (const id of ids) void client.interrupt(id).catch(() => undefined);
           }, options.windowSeconds * 1000);
     await Promise.all(turnsDone);
     clearTimeout(window);
     const seconds = (wallNow() - start) / 1000;
-    subscribers.measureUntil(Date.now());
+    subscribers.measureUntil(wallNow());
     const hopFloor = floor.report();
     const cpuAfter = { tree: treeCpu(serverPid), model: modelCpu(), own: ownCpu() };
     const cores = {

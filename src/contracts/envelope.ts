@@ -72,7 +72,7 @@ export const RuntimeEventEnvelope = z.object({
     "The session the event belongs to; the same on every event of a stream.",
   ),
   createdAt: IsoDateTime.describe(
-    "When the event happened: the record's own timestamp where the transcript or the provider gives one, else the time it was mapped (in replays without timestamps a fixed `1970-01-01T00:00:00.000Z`, so output stays byte-identical).",
+    "When the event happened: the record's own timestamp where the transcript or the provider gives one, else the time it was mapped: live, the time the driver read the record, to the microsecond (`2026-12-02T07:05:01.123456Z`); in replays without timestamps a fixed `1970-01-01T00:00:00.000Z`, so output stays byte-identical.",
   ),
   threadId: ThreadId.describe(
     "The thread the event belongs to; absent before a thread is known (e.g. the session's own start and configuration) and on session-wide events. Required on thread.started.",

@@ -12,4 +12,5 @@ export * from "./replay.js";
 export * from "./safe-map.js";
 export { StateSemantics } from "./state-semantics.js";
 export * from "./transcript.js";
+export * from "./wall-clock.js";
 export * from "./warnings.js";
