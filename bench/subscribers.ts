@@ -91,8 +91,14 @@ interface Answers {
 class SubscriberWorker {
   readonly done: Promise<void>;
   readonly #worker: Worker;
-  readonly #waiting = new Map<number, (value: unknown) => void>();
+  readonly #waiting = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
   #requests = 0;
+  /** Why the worker stopped before close(): later questions fail at once instead of waiting forever. */
+  #failure: Error | undefined;
+  #closing = false;
 
   constructor(options: PoolOptions) {
     const { connection, ids, perSession } = options;
@@ -111,11 +117,20 @@ class SubscriberWorker {
       if (message.type === "turnEnd") options.onTurnEnd(message.id);
       else if (message.type === "done") ended();
       else {
-        this.#waiting.get(message.request)?.(message.value);
+        this.#waiting.get(message.request)?.resolve(message.value);
         this.#waiting.delete(message.request);
       }
     });
-    this.#worker.on("error", failed);
+    const stopped = (error: Error) => {
+      this.#failure ??= error;
+      failed(this.#failure);
+      for (const { reject } of this.#waiting.values()) reject(this.#failure);
+      this.#waiting.clear();
+    };
+    this.#worker.on("error", stopped);
+    this.#worker.on("exit", (code) => {
+      if (!this.#closing) stopped(new Error(`bench: a subscriber worker exited (code ${code})`));
+    });
   }
 
   post(message: ToWorker): void {
@@ -123,14 +138,16 @@ class SubscriberWorker {
   }
 
   ask<K extends keyof Answers>(what: K): Promise<Answers[K]> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
     const request = ++this.#requests;
-    return new Promise((resolve) => {
-      this.#waiting.set(request, resolve as (value: unknown) => void);
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(request, { resolve: resolve as (value: unknown) => void, reject });
       this.post({ type: "ask", what, request });
     });
   }
 
   async close(): Promise<void> {
+    this.#closing = true;
     await this.#worker.terminate();
   }
 }
