@@ -10,13 +10,11 @@ import {
 } from "../kit/json-depth.js";
 import type { TerminationReason } from "../kit/lifecycle-tracker.js";
 import { type TranscriptDirection, type TranscriptEntry, transcriptLine } from "../kit/transcript.js";
-import { systemWallClock } from "../kit/wall-clock.js";
+import { wallClockIso } from "../kit/wall-clock.js";
 import { type AgentPackage, untestedAgentVersions } from "./agent-programs.js";
 import type { AwaitedCalls } from "./awaited-calls.js";
 import { EventChannel } from "./event-channel.js";
 import type { DriverOptions } from "./types.js";
-
-const wallClock = (): string => systemWallClock.iso();
 
 /** The canonical session id a driver uses: the host's, or a fresh one. */
 export function sessionIdFor(options: Pick<DriverOptions, "sessionId">): string {
@@ -45,7 +43,7 @@ export class DriverSession {
   ) {
     this.channel = new EventChannel(options.highWaterMark);
     this.#calls = options.awaitedCalls;
-    this.#clock = options.clock ?? wallClock;
+    this.#clock = options.clock ?? wallClockIso;
     this.#record = options.record;
   }
 

@@ -33,12 +33,12 @@ export class WallClock {
   nowMs(): number {
     const wall = this.#sources.wallMs();
     const monotonic = this.#sources.monotonicMs();
-    const lowest = wall - monotonic;
-    const highest = wall + 1 - MICROSECOND - monotonic;
-    if (this.#anchor < lowest) this.#anchor = lowest;
-    else if (this.#anchor > highest) this.#anchor = highest;
-    // the clamp's rounding must not carry the reading out of the wall clock's millisecond
-    return Math.min(Math.max(this.#anchor + monotonic, wall), wall + 1 - MICROSECOND);
+    const reading = this.#anchor + monotonic;
+    if (reading >= wall && reading < wall + 1) return reading;
+    // outside the wall clock's millisecond: the nearest reading inside it, and the anchor that gives it
+    const nearest = reading < wall ? wall : wall + 1 - MICROSECOND;
+    this.#anchor = nearest - monotonic;
+    return nearest;
   }
 
   /** Now as ISO-8601 with six fractional digits, e.g. `2026-12-02T07:05:01.123456Z`. */
@@ -68,3 +68,6 @@ export function millisecondsOf(iso: string): number {
 
 /** The process's wall clock (one anchor for all its sessions). */
 export const systemWallClock = new WallClock();
+
+/** Now, as the live events' `createdAt`: the process's wall clock in ISO-8601 with microseconds. */
+export const wallClockIso = (): string => systemWallClock.iso();

@@ -3,7 +3,7 @@ import type { CreateSessionBody } from "../api/schemas.js";
 import { createDriver, isDriverProvider } from "../drivers/index.js";
 import type { DriverOptions, RequestResponse, TurnInput } from "../drivers/types.js";
 import { UnknownRequestError } from "../drivers/types.js";
-import { systemWallClock } from "../kit/wall-clock.js";
+import { wallClockIso } from "../kit/wall-clock.js";
 import type { SessionRecord, SessionStore } from "../store/types.js";
 import { acpLaunch, knownAgentOf } from "./acp-launch.js";
 import { AgentRun, messageOf } from "./agent-run.js";
@@ -44,7 +44,7 @@ export class LocalSessions implements SessionCommands {
     this.#options = options;
     this.#store = options.store;
     this.#paths = options.paths;
-    this.#clock = options.clock ?? (() => systemWallClock.iso());
+    this.#clock = options.clock ?? wallClockIso;
     this.#warn = options.warn ?? (() => undefined);
   }
 

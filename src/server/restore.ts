@@ -1,4 +1,4 @@
-import { systemWallClock } from "../kit/wall-clock.js";
+import { wallClockIso } from "../kit/wall-clock.js";
 import type { SessionStore } from "../store/types.js";
 import { SessionSummary } from "./session-summary.js";
 import { StreamCloser } from "./stream-closer.js";
@@ -14,7 +14,7 @@ export const CRASH_MESSAGE = "the server stopped without closing the session";
  */
 export async function closeAbandonedSessions(
   store: SessionStore,
-  now: () => string = () => systemWallClock.iso(),
+  now: () => string = wallClockIso,
 ): Promise<string[]> {
   const closed: string[] = [];
   for (const record of await store.listSessions()) {
