@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["test/**/*.test.ts"],
     globalSetup: ["test/hygiene/run-tmpdir.setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,

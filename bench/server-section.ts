@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import type { DriverProvider } from "../src/drivers/types.js";
+import type { DriverProvider } from "../src/contracts/driver.js";
 import { type ServerBenchResult, STEADY_AFTER_MS, serverBench } from "./server.js";
 
 /**

@@ -5,7 +5,7 @@ import { appendFileSync, mkdirSync } from "node:fs";
 import fc from "fast-check";
 import { fixtureLines } from "../bench/fixture-corpus.js";
 import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
-import { checkMapperRun, transcriptLinesArbitrary } from "../src/test-support/mapper-fuzz.js";
+import { checkMapperRun, transcriptLinesArbitrary } from "../test/support/mapper-fuzz.js";
 
 const CASES = Number(process.env.FUZZ_CASES ?? 1_000_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);

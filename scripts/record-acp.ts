@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { KNOWN_ACP_AGENTS } from "../src/providers/acp/agent-commands.js";
-import { ACP_SCENARIOS, runAcpScenario } from "../src/providers/acp/scenario-run.js";
+import { ACP_SCENARIOS, runAcpScenario } from "../test/providers/acp/scenario-run.js";
 
 const outDir = join(import.meta.dirname, "..", "test", "fixtures", "acp");
 const [onlyAgent, onlyScenario] = process.argv.slice(2);

@@ -10,8 +10,8 @@
 import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLAUDE_SCENARIOS, runClaudeScenario } from "../src/providers/claude/scenario-runner.js";
 import { CLAUDE_CODE_FIXTURES, RECORDED_SCENARIOS, writeGolden } from "../test/claude-code/recordings.js";
+import { CLAUDE_SCENARIOS, runClaudeScenario } from "../test/providers/claude/scenario-runner.js";
 
 async function record(name: string): Promise<void> {
   const scenario = CLAUDE_SCENARIOS.find((s) => s.name === name);

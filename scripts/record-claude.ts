@@ -4,7 +4,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CLAUDE_SCENARIOS, runClaudeScenario } from "../src/providers/claude/scenario-runner.js";
+import { CLAUDE_SCENARIOS, runClaudeScenario } from "../test/providers/claude/scenario-runner.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "test", "fixtures", "claude");
 

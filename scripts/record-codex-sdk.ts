@@ -13,7 +13,7 @@ import {
   startMockModel,
 } from "../src/mock-model/index.js";
 import { type CodexSdkDriverOptions, createCodexSdkDriver } from "../src/providers/codex-sdk/driver.js";
-import { EventCollector } from "../src/providers/codex-sdk/session-runner.js";
+import { EventCollector } from "../test/providers/codex-sdk/session-runner.js";
 
 interface Recording {
   prompts: string[];

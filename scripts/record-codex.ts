@@ -7,8 +7,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SCENARIO_PROMPTS, scenarioRecordings, startMockModel } from "../src/mock-model/index.js";
-import { type AutoAnswer, acceptAll, driveTurns } from "../src/providers/codex/drive-turns.js";
 import { createCodexDriver } from "../src/providers/codex/driver.js";
+import { type AutoAnswer, acceptAll, driveTurns } from "../test/providers/codex/drive-turns.js";
 
 interface Scenario {
   prompts: string[];

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { main } from "../src/cli/main.js";
 import type { RuntimeEvent } from "../src/contracts/events.js";
 import { type MockModelServer, startMockModel } from "../src/mock-model/index.js";
-import { codexItems, makeScratch, runCodexExec } from "../src/mock-model/test-support/agents.js";
-import { memoryIo } from "../src/test-support/memory-io.js";
 import { verifyEvents } from "../src/verify/index.js";
+import { codexItems, makeScratch, runCodexExec } from "./mock-model/support/agents.js";
+import { memoryIo } from "./support/memory-io.js";
 
 let mock: MockModelServer;
 beforeAll(async () => {

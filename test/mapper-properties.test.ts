@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fixtureLines } from "../bench/fixture-corpus.js";
 import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
-import { checkMapperRun, transcriptLinesArbitrary } from "../src/test-support/mapper-fuzz.js";
+import { checkMapperRun, transcriptLinesArbitrary } from "./support/mapper-fuzz.js";
 
 const REGRESSIONS = new URL("./fixtures/fuzz-regressions/", import.meta.url);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fixtureLines } from "../bench/fixture-corpus.js";
 import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
-import { checkMapperRun } from "../src/test-support/mapper-fuzz.js";
+import { checkMapperRun } from "./support/mapper-fuzz.js";
 
 /** Names an object literal table answers for without holding them: `table["__proto__"]` is Object.prototype. */
 const PROTOTYPE_NAMES = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];

@@ -21,5 +21,5 @@ export {
   type RemoteEventsPage,
   type RemoteSessionDetail,
 } from "./remote-client.js";
-export { RemoteSession, type RemoteSessionOptions } from "./remote-session.js";
+export { RemoteSession, type RemoteSessionOptions, type SessionApi } from "./remote-session.js";
 export type { FetchLike, TransportOptions } from "./transport.js";

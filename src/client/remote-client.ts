@@ -1,6 +1,6 @@
 import type { CreateSessionBody, Health, RespondBody, SessionSummary, TurnBody } from "../api/schemas.js";
+import type { DriverProvider } from "../contracts/driver.js";
 import type { RuntimeEvent } from "../contracts/events.js";
-import type { DriverProvider } from "../drivers/types.js";
 import type { ThreadView } from "../projection/thread-view.js";
 import { healthOf, isCount, isObject, PAGE_LIMIT, sessionListOf, sessionSummaryOf } from "./bodies.js";
 import { type FollowOptions, followEvents } from "./event-follower.js";

@@ -1,14 +1,29 @@
-import type { RuntimeEvent } from "../contracts/events.js";
+import type { RespondBody, TurnBody } from "../api/schemas.js";
 import {
   type DriverProvider,
   type RequestResponse,
   type RuntimeDriver,
   type TurnInput,
   UnknownRequestError,
-} from "../drivers/types.js";
+} from "../contracts/driver.js";
+import type { RuntimeEvent } from "../contracts/events.js";
 import { RemoteApiError } from "./errors.js";
-import type { FollowOptions } from "./event-follower.js";
-import type { RemoteClient } from "./remote-client.js";
+import type { FollowControl, FollowOptions } from "./event-follower.js";
+
+/** The calls a RemoteSession makes on its server (the RemoteClient is one). */
+export interface SessionApi {
+  sendTurn(id: string, body: TurnBody): Promise<void>;
+  respond(id: string, requestId: string, body: RespondBody): Promise<void>;
+  interrupt(id: string): Promise<void>;
+  stop(id: string): Promise<void>;
+  nothingStoredAfter(id: string, sequence: number): Promise<boolean>;
+  /** @internal The session's stream. */
+  followWith(
+    id: string,
+    options: FollowOptions,
+    control: FollowControl,
+  ): AsyncGenerator<RuntimeEvent, void, undefined>;
+}
 
 /** How a RemoteSession reads its stream. */
 export interface RemoteSessionOptions extends Omit<FollowOptions, "signal"> {}
@@ -40,7 +55,7 @@ export class RemoteSession implements RuntimeDriver {
   #lastTurn: SentTurn | undefined;
 
   constructor(
-    readonly client: RemoteClient,
+    readonly client: SessionApi,
     readonly provider: DriverProvider,
     readonly sessionId: string,
     readonly options: RemoteSessionOptions = {},

@@ -1,6 +1,6 @@
 import type { Msg, Subscription } from "@nats-io/transport-node";
 import type { CreateSessionBody, RespondBody } from "../api/schemas.js";
-import type { RequestResponse, TurnInput } from "../drivers/types.js";
+import type { RequestResponse, TurnInput } from "../contracts/driver.js";
 import type { LocalSessions } from "../server/local-sessions.js";
 import { closeAbandonedSessions } from "../server/restore.js";
 import { SessionCommandError, type SessionCommands } from "../server/session-commands.js";

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { DriverOptions } from "../contracts/driver.js";
 import type { RuntimeEvent } from "../contracts/events.js";
 import type { BaseMapper } from "../kit/base-mapper.js";
 import { raw } from "../kit/event-builder.js";
@@ -14,7 +15,6 @@ import { wallClockIso } from "../kit/wall-clock.js";
 import { type AgentPackage, untestedAgentVersions } from "./agent-programs.js";
 import type { AwaitedCalls } from "./awaited-calls.js";
 import { EventChannel } from "./event-channel.js";
-import type { DriverOptions } from "./types.js";
 
 /** The canonical session id a driver uses: the host's, or a fresh one. */
 export function sessionIdFor(options: Pick<DriverOptions, "sessionId">): string {

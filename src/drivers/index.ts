@@ -1,6 +1,7 @@
+import type { DriverOptions, DriverProvider, RuntimeDriver } from "../contracts/driver.js";
 import type { DriverOptionsByProvider } from "./provider-options.js";
-import type { DriverOptions, DriverProvider, RuntimeDriver } from "./types.js";
 
+export * from "../contracts/driver.js";
 export {
   type AcpAgentCommandOptions,
   type AcpAgentLaunch,
@@ -20,7 +21,6 @@ export type { AwaitedCalls } from "./awaited-calls.js";
 export * from "./driver-session.js";
 export * from "./event-channel.js";
 export * from "./provider-options.js";
-export * from "./types.js";
 
 export const DRIVER_PROVIDERS: readonly DriverProvider[] = ["codex", "codex-sdk", "claude", "cursor", "acp"];
 

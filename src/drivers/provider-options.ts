@@ -1,4 +1,4 @@
-import type { DriverOptions } from "./types.js";
+import type { DriverOptions } from "../contracts/driver.js";
 
 /**
  * Each provider's options for `createDriver(provider, options)`. Declared here, with no type from an agent SDK,

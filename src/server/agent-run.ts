@@ -1,5 +1,5 @@
+import type { RuntimeDriver } from "../contracts/driver.js";
 import type { RuntimeEvent } from "../contracts/events.js";
-import type { RuntimeDriver } from "../drivers/types.js";
 import { BoundedMap } from "../kit/bounded-map.js";
 import type { SessionRecord, SessionStore } from "../store/types.js";
 import { EventWriter } from "./event-writer.js";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { CreateSessionBody } from "../api/schemas.js";
+import type { DriverOptions, RequestResponse, TurnInput } from "../contracts/driver.js";
+import { UnknownRequestError } from "../contracts/driver.js";
 import { createDriver, isDriverProvider } from "../drivers/index.js";
-import type { DriverOptions, RequestResponse, TurnInput } from "../drivers/types.js";
-import { UnknownRequestError } from "../drivers/types.js";
 import { wallClockIso } from "../kit/wall-clock.js";
 import type { SessionRecord, SessionStore } from "../store/types.js";
 import { acpLaunch, knownAgentOf } from "./acp-launch.js";

@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { DriverProvider } from "../drivers/types.js";
+import type { DriverProvider } from "../contracts/driver.js";
 
 /**
  * The environment that puts an agent's native state (Codex's CODEX_HOME, Claude Code's config dir) in the

@@ -1,5 +1,5 @@
 import type { CreateSessionBody } from "../api/schemas.js";
-import type { RequestResponse, TurnInput } from "../drivers/types.js";
+import type { RequestResponse, TurnInput } from "../contracts/driver.js";
 import type { SessionRecord } from "../store/types.js";
 
 /** Why a command was refused; the server answers each with its HTTP status. */

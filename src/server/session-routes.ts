@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { EVENTS_PAGE_LIMIT } from "../api/schemas.js";
-import type { RequestResponse } from "../drivers/types.js";
+import type { RequestResponse } from "../contracts/driver.js";
 import { ThreadProjector } from "../projection/reducer.js";
 import type { SessionRecord, SessionStore } from "../store/types.js";
 import { streamEvents } from "./event-stream.js";

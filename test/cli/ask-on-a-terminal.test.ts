@@ -2,8 +2,8 @@ import { readdirSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
-import { memoryIo } from "../../src/test-support/memory-io.js";
 import { verifyEvents } from "../../src/verify/index.js";
+import { memoryIo } from "../support/memory-io.js";
 import { CliProcess, FAKE_ACP_AGENT, removePrivateTmps } from "./support/cli-process.js";
 
 afterAll(removePrivateTmps);

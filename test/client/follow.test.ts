@@ -7,7 +7,7 @@ import {
 } from "../../src/client/index.js";
 import type { RuntimeEventType } from "../../src/contracts/event-types.js";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
-import { sampleEvent } from "../../src/test-support/sample-events.js";
+import { sampleEvent } from "../support/sample-events.js";
 import {
   type ScriptedServer,
   type StreamConnection,

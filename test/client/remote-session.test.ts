@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { RemoteApiError, RemoteClient, RemoteProtocolError, RemoteSession } from "../../src/client/index.js";
+import { UnknownRequestError } from "../../src/contracts/driver.js";
 import type { RuntimeEventType } from "../../src/contracts/event-types.js";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
-import { UnknownRequestError } from "../../src/drivers/types.js";
-import { sampleEvent } from "../../src/test-support/sample-events.js";
+import { sampleEvent } from "../support/sample-events.js";
 import {
   type RouteReply,
   type ScriptedServer,

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import type { DriverOptions, RuntimeDriver } from "../../src/contracts/driver.js";
 import { codexSdkBinary } from "../../src/drivers/agent-programs.js";
-import type { DriverOptions, RuntimeDriver } from "../../src/drivers/types.js";
 import { mockOptionsForAgent } from "../../src/mock-model/agent-scripts.js";
 import type { MockModelOptions } from "../../src/mock-model/index.js";
 import { acpAgentCommand, type KnownAcpAgent } from "../../src/providers/acp/agent-commands.js";

@@ -2,11 +2,11 @@ import { appendFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { answerUserInput } from "../../src/cli/commands/run-answers.js";
+import type { DriverOptions, RequestResponse, RuntimeDriver } from "../../src/contracts/driver.js";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
-import type { DriverOptions, RequestResponse, RuntimeDriver } from "../../src/drivers/types.js";
 import { projectEvents } from "../../src/projection/reducer.js";
 import type { ThreadView } from "../../src/projection/thread-view.js";
+import { answerUserInput } from "../cli/commands/run-answers.js";
 
 export interface ScenarioRun {
   events: RuntimeEvent[];

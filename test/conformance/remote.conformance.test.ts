@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RemoteClient, type RemoteDriverOptions } from "../../src/client/index.js";
-import type { DriverProvider } from "../../src/drivers/types.js";
+import type { DriverProvider } from "../../src/contracts/driver.js";
 import { ServeProcess } from "../server/support/serve-process.js";
 import { DRIVER_CASES } from "./cases.js";
 import { CHECKS, type Concept, checkCommonRules, SCRIPTS } from "./concepts.js";

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { type RuntimeDriver, UnknownRequestError } from "../../src/contracts/driver.js";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { EventChannel } from "../../src/drivers/event-channel.js";
-import { type RuntimeDriver, UnknownRequestError } from "../../src/drivers/types.js";
 import { type MockModelOptions, type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
 import { verifyEvents } from "../../src/verify/index.js";
 

@@ -5,7 +5,7 @@ import { main } from "../../src/cli/main.js";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { importedSessionId } from "../../src/history/import-file.js";
 import type { SessionStore } from "../../src/store/types.js";
-import { memoryIo } from "../../src/test-support/memory-io.js";
+import { memoryIo } from "../support/memory-io.js";
 
 export const ROLLOUTS = join(import.meta.dirname, "..", "fixtures", "codex-rollout");
 export const CLAUDE_CODE = join(import.meta.dirname, "..", "fixtures", "claude-code");

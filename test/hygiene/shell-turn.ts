@@ -1,7 +1,8 @@
 // TEST TOOL: one `mock:shell` turn through a real driver, for the hygiene tests that watch the agent's
 // processes while it runs.
+
+import type { RuntimeDriver } from "../../src/contracts/driver.js";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
-import type { RuntimeDriver } from "../../src/drivers/types.js";
 
 export interface ShellTurnHooks {
   /** Every 100 ms from the start to the stop. */

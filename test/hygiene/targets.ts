@@ -1,5 +1,5 @@
+import type { DriverOptions, RuntimeDriver } from "../../src/contracts/driver.js";
 import { checkedNiceness } from "../../src/drivers/process-guard.js";
-import type { DriverOptions, RuntimeDriver } from "../../src/drivers/types.js";
 import type { ScriptOverride } from "../../src/mock-model/index.js";
 import { acpAgentCommand, type KnownAcpAgent } from "../../src/providers/acp/agent-commands.js";
 import { createAcpDriver } from "../../src/providers/acp/driver.js";

@@ -2,8 +2,8 @@ import { closeSync, createWriteStream, fchmodSync, openSync, rmSync, type WriteS
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { DriverOptions, DriverProvider, RuntimeDriver } from "../../contracts/driver.js";
 import { createDriver, DRIVER_PROVIDERS, isDriverProvider } from "../../drivers/index.js";
-import type { DriverOptions, DriverProvider, RuntimeDriver } from "../../drivers/types.js";
 import { mockOptionsForAgent } from "../../mock-model/agent-scripts.js";
 import { knownAcpAgentIn } from "../../providers/acp/agent-commands.js";
 import { resolveAcpAgent } from "../commands/acp-agent.js";

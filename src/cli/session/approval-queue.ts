@@ -1,5 +1,5 @@
+import type { RequestResponse } from "../../contracts/driver.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
-import type { RequestResponse } from "../../drivers/types.js";
 import { askDecision, askQuestions, type PromptOutcome } from "./prompts.js";
 import { questionsOf } from "./questions.js";
 import type { TerminalLines } from "./terminal-lines.js";

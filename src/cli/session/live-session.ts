@@ -1,5 +1,5 @@
+import type { RuntimeDriver } from "../../contracts/driver.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
-import type { RuntimeDriver } from "../../drivers/types.js";
 import { TimelineRenderer } from "../../view/timeline.js";
 import type { CliIo } from "../usage.js";
 import { AgentSession, type SessionPlan } from "./agent-session.js";

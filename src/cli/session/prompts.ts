@@ -1,4 +1,4 @@
-import type { RequestResponse } from "../../drivers/types.js";
+import type { RequestResponse } from "../../contracts/driver.js";
 import { answerHint, parseAnswer, type Question, questionLines, typedContent } from "./questions.js";
 import type { LineResult, TerminalLines } from "./terminal-lines.js";
 

@@ -1,5 +1,5 @@
+import type { DriverOptions, RequestResponse } from "../../contracts/driver.js";
 import type { DriverSession } from "../../drivers/driver-session.js";
-import type { DriverOptions, RequestResponse } from "../../drivers/types.js";
 import { isObject, str } from "../../kit/guards.js";
 import type { AgentProcess } from "./agent-process.js";
 import type { AcpMapper } from "./mapper.js";

@@ -1,12 +1,5 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { RuntimeEvent } from "../../contracts/events.js";
-import { acpAgentCredentials, agentEnv } from "../../drivers/agent-env.js";
-import { AGENT_PACKAGES, importAgentSdk } from "../../drivers/agent-programs.js";
-import { AwaitedCalls } from "../../drivers/awaited-calls.js";
-import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
-import { checkedNiceness, findProgram } from "../../drivers/process-guard.js";
-import { OwnedDir } from "../../drivers/temp-dirs.js";
 import {
   type DriverOptions,
   type DriverProvider,
@@ -14,7 +7,14 @@ import {
   type RuntimeDriver,
   type TurnInput,
   UnknownRequestError,
-} from "../../drivers/types.js";
+} from "../../contracts/driver.js";
+import type { RuntimeEvent } from "../../contracts/events.js";
+import { acpAgentCredentials, agentEnv } from "../../drivers/agent-env.js";
+import { AGENT_PACKAGES, importAgentSdk } from "../../drivers/agent-programs.js";
+import { AwaitedCalls } from "../../drivers/awaited-calls.js";
+import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
+import { checkedNiceness, findProgram } from "../../drivers/process-guard.js";
+import { OwnedDir } from "../../drivers/temp-dirs.js";
 import { raw } from "../../kit/event-builder.js";
 import { knownAcpAgentIn, OWNED_STATE_DIR_ENV, SESSION_MODE_ENV } from "./agent-commands.js";
 import { AgentProcess } from "./agent-process.js";

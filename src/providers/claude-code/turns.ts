@@ -9,7 +9,8 @@ import type { RuntimeEvent } from "../../contracts/events.js";
 import { str } from "../../kit/guards.js";
 import { mintId } from "../../kit/ids.js";
 import { emit } from "../claude/context.js";
-import { closeTurnContents, ensureTurn } from "../claude/turns.js";
+import { ensureTurn } from "../claude/turn-start.js";
+import { closeTurnContents } from "../claude/turns.js";
 import type { SessionFileContext } from "./context.js";
 
 /**

@@ -9,6 +9,12 @@ import type {
   SpawnedProcess,
   SpawnOptions,
 } from "@anthropic-ai/claude-agent-sdk";
+import {
+  type RequestResponse,
+  type RuntimeDriver,
+  type TurnInput,
+  UnknownRequestError,
+} from "../../contracts/driver.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { agentEnv } from "../../drivers/agent-env.js";
 import { AGENT_PACKAGES, importAgentSdk } from "../../drivers/agent-programs.js";
@@ -17,12 +23,6 @@ import { claudeModelEnv } from "../../drivers/model-config.js";
 import { checkedNiceness, HOST_KILL_AFTER_MS, spawnGuarded } from "../../drivers/process-guard.js";
 import type { ClaudeDriverOptions } from "../../drivers/provider-options.js";
 import { makePrivateDir, makePrivateSubdir, OwnedDir } from "../../drivers/temp-dirs.js";
-import {
-  type RequestResponse,
-  type RuntimeDriver,
-  type TurnInput,
-  UnknownRequestError,
-} from "../../drivers/types.js";
 import { raw } from "../../kit/event-builder.js";
 import { ClaudeSdkMapper } from "./claude-mapper.js";
 import {

@@ -2,7 +2,7 @@
  * A canonical answer (`RequestResponse`) → the PermissionResult `canUseTool` returns to Claude.
  * Pure; the driver records the result it returns in its `permission_decision` record.
  */
-import type { RequestResponse } from "../../drivers/types.js";
+import type { RequestResponse } from "../../contracts/driver.js";
 import { isObject } from "../../kit/guards.js";
 import { questionsOf } from "./permissions.js";
 import { QUESTION_TOOL } from "./tool-kinds.js";

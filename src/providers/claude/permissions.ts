@@ -10,7 +10,7 @@ import { type ClaudeContext, emit, toolItemId } from "./context.js";
 import type { RequestState } from "./state.js";
 import { markToolDeclined } from "./tool-items.js";
 import { QUESTION_TOOL, requestTypeOfTool } from "./tool-kinds.js";
-import { ensureTurn } from "./turns.js";
+import { ensureTurn } from "./turn-start.js";
 
 /** The answers a Claude permission request accepts, as offered to the host. */
 export function permissionOptions(suggestions: unknown[] | undefined): unknown[] {

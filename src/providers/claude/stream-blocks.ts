@@ -14,7 +14,7 @@ import { KeyJoiner } from "../../kit/key-joiner.js";
 import { type ClaudeContext, emit, itemIdOf, parentItemIdOf, scopeOf } from "./context.js";
 import type { StreamBlock } from "./state.js";
 import { completeToolFromResultBlock, finalizeToolInput, startToolItem } from "./tool-items.js";
-import { ensureTurn } from "./turns.js";
+import { ensureTurn } from "./turn-start.js";
 
 const TOOL_BLOCKS = new Set(["tool_use", "server_tool_use", "mcp_tool_use"]);
 const TEXT_KINDS = { text: "assistant_message", thinking: "reasoning" } as const;

@@ -1,23 +1,10 @@
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { arr, asObject, isObject, num, str } from "../../kit/guards.js";
-import { mintId } from "../../kit/ids.js";
 import { type ClaudeContext, emit } from "./context.js";
 import { closeAllBlocks } from "./stream-blocks.js";
 import { abandonOpenTools } from "./tool-items.js";
+import { ensureTurn } from "./turn-start.js";
 import { tokenUsageOf } from "./usage.js";
-
-/**
- * Turns. A turn starts when the host sends a prompt (an `out` user message) or, in a transcript without host
- * records, at the first message that belongs to a turn; it ends at the `result` message — exactly once.
- */
-export function ensureTurn(ctx: ClaudeContext): RuntimeEvent[] {
-  const { state } = ctx;
-  if (state.turnId !== undefined) return [];
-  state.turnCount += 1;
-  state.turnId = mintId(state.sessionId, "turn", `turn:${state.turnCount}`);
-  state.interruptRequested = false;
-  return [emit(ctx, "turn.started", {})];
-}
 
 /** `result:*` → turn.completed with usage, model usage, cost and stop reason; errors add runtime.error first. */
 export function mapResult(ctx: ClaudeContext): RuntimeEvent[] {

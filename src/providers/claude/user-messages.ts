@@ -7,7 +7,7 @@ import type { RuntimeEvent } from "../../contracts/events.js";
 import { arr, asObject, isObject, str } from "../../kit/guards.js";
 import { type ClaudeContext, emit, itemIdOf, parentItemIdOf } from "./context.js";
 import { completeToolFromResultBlock, outputText } from "./tool-items.js";
-import { ensureTurn } from "./turns.js";
+import { ensureTurn } from "./turn-start.js";
 
 export function mapUserMessage(ctx: ClaudeContext): RuntimeEvent[] {
   const message = asObject(ctx.msg.message);

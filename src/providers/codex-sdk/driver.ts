@@ -1,16 +1,16 @@
 import type { Codex, Thread, ThreadEvent } from "@openai/codex-sdk";
+import {
+  type RequestResponse,
+  type RuntimeDriver,
+  type TurnInput,
+  UnknownRequestError,
+} from "../../contracts/driver.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { AGENT_PACKAGES, codexSdkBinary, importAgentSdk } from "../../drivers/agent-programs.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { checkedNiceness, guardsEnded, HOST_KILL_AFTER_MS } from "../../drivers/process-guard.js";
 import type { CodexSdkDriverOptions } from "../../drivers/provider-options.js";
 import { OwnedDir } from "../../drivers/temp-dirs.js";
-import {
-  type RequestResponse,
-  type RuntimeDriver,
-  type TurnInput,
-  UnknownRequestError,
-} from "../../drivers/types.js";
 import { CodexSdkMapper } from "./mapper.js";
 import { type HostRecord, TURN_INPUT, TURN_INTERRUPT } from "./records.js";
 import { codexConfig, execEnvironment } from "./sdk-options.js";

@@ -3,15 +3,15 @@ import type { RuntimeEventType } from "../../contracts/event-types.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { isObject, type JsonObject, str } from "../../kit/guards.js";
 import { malformedRecordWarning } from "../../kit/warnings.js";
-import type { CodexSdkMapper } from "./mapper.js";
 import { TURN_INPUT, TURN_INTERRUPT } from "./records.js";
+import type { CodexSdkThreadState } from "./thread-state.js";
 import { tokenUsageOf, usageDifference } from "./usage.js";
 
 /** One native kind: its handler and, for coverage, what it yields and why. */
 export interface RecordKind {
   yields: RuntimeEventType[];
   note?: string;
-  handle(mapper: CodexSdkMapper, msg: JsonObject, raw: RuntimeEventRaw): RuntimeEvent[];
+  handle(mapper: CodexSdkThreadState, msg: JsonObject, raw: RuntimeEventRaw): RuntimeEvent[];
 }
 
 /** exec's retry notices ("Reconnecting... 2/5 (…)") are `error` events that do not end the turn. */

@@ -1,5 +1,5 @@
+import type { RequestResponse } from "../../contracts/driver.js";
 import type { ApprovalDecision } from "../../contracts/enums.js";
-import type { RequestResponse } from "../../drivers/types.js";
 import { arr, isObject, type JsonObject, own, str } from "../../kit/guards.js";
 
 /**

@@ -1,5 +1,12 @@
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
+import {
+  type DriverOptions,
+  type RequestResponse,
+  type RuntimeDriver,
+  type TurnInput,
+  UnknownRequestError,
+} from "../../contracts/driver.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { agentEnv } from "../../drivers/agent-env.js";
 import { AGENT_PACKAGES, codexCommand } from "../../drivers/agent-programs.js";
@@ -15,13 +22,6 @@ import {
 } from "../../drivers/process-guard.js";
 import type { CodexDriverOptions } from "../../drivers/provider-options.js";
 import { makePrivateDir, makePrivateSubdir, OwnedDir } from "../../drivers/temp-dirs.js";
-import {
-  type DriverOptions,
-  type RequestResponse,
-  type RuntimeDriver,
-  type TurnInput,
-  UnknownRequestError,
-} from "../../drivers/types.js";
 import { idKey, isObject, type JsonObject, str } from "../../kit/guards.js";
 import { CodexAppServerMapper } from "./app-server-mapper.js";
 import { nativeAnswer } from "./approval-answers.js";

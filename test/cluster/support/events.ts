@@ -1,5 +1,5 @@
 import type { RuntimeEvent } from "../../../src/contracts/events.js";
-import { sampleEvent } from "../../../src/test-support/sample-events.js";
+import { sampleEvent } from "../../support/sample-events.js";
 
 /**
  * Canonical events of one session, 1..count after `from`: assistant text deltas whose `raw` is a native record

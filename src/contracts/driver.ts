@@ -1,0 +1,93 @@
+import type { ApprovalDecision } from "./enums.js";
+import type { RuntimeEvent } from "./events.js";
+
+export type DriverProvider = "codex" | "codex-sdk" | "claude" | "cursor" | "acp";
+
+/** A host's answer to a `request.opened` / `user-input.requested`, the same for every provider. */
+export interface RequestResponse {
+  decision: ApprovalDecision;
+  /** Answers to `user-input.requested` questions, keyed by question id (or question text). */
+  answers?: Record<string, string | string[]>;
+  /** A message to the agent with a decline. */
+  message?: string;
+  /** Provider-specific extras (e.g. a Codex dynamic tool call result, an ACP optionId). */
+  payload?: unknown;
+}
+
+export interface TurnInput {
+  text: string;
+}
+
+export interface DriverOptions {
+  /** Working directory of the agent. */
+  cwd: string;
+  /** Canonical session id; default: a fresh one. */
+  sessionId?: string;
+  /**
+   * The sequence of the session's last stored event: a session resumed with the same `sessionId` goes on from
+   * it (the server's restore). Default 0.
+   */
+  sequenceAfter?: number;
+  model?: string;
+  /** Base URL of a model server to use instead of the real API (the mock model). */
+  modelBaseUrl?: string;
+  /** Resume a provider session/thread by its native id. */
+  resume?: string;
+  /**
+   * Extra environment for the agent process, over the allowlist it gets from this process's environment (see
+   * `src/drivers/agent-env.ts`): the host's explicit choice, passed as given, also with a mock model.
+   */
+  env?: Record<string, string>;
+  /**
+   * The agent program to run instead of the installed package's: codex (app-server), the codex binary of
+   * codex exec, Claude Code. ACP agents take `agentCommand`.
+   */
+  executablePath?: string;
+  /** Receives every native record as a transcript line (DESIGN.md §3). */
+  record?: (line: string) => void;
+  /** Clock for live events (default: wall time). */
+  clock?: () => string;
+  /** The agent's command line, replacing the default (an ACP agent; a wrapped `codex app-server`). */
+  agentCommand?: string[];
+  /** Milliseconds to wait for the agent's handshake before failing. */
+  startTimeoutMs?: number;
+  /** Events the host may fall behind by before the driver stops reading the agent (default 1,000). */
+  highWaterMark?: number;
+  /**
+   * How much lower than this process the agent runs, and all it starts (its tools, builds): a whole number 0–19
+   * added to this process's Unix niceness, capped at 19, so a busy agent leaves the host's CPU to the host.
+   * Default 0 (the host's priority); another value makes the driver's constructor throw a RangeError. 19 also
+   * runs the agent in Linux's SCHED_IDLE class (where util-linux `chrt` is installed): it gives the CPU up at
+   * once when a host thread wakes, instead of at the end of its time slice.
+   */
+  niceness?: number;
+}
+
+/** One interface for every agent program. */
+export interface RuntimeDriver {
+  readonly provider: DriverProvider;
+  readonly sessionId: string;
+  /** Canonical events, in sequence order, until the session has exited. */
+  readonly events: AsyncIterable<RuntimeEvent>;
+  /** Spawns the program and completes its handshake. */
+  start(): Promise<void>;
+  /** Starts a turn; resolves when the turn has been accepted (not when it ends). */
+  sendTurn(input: TurnInput): Promise<void>;
+  /** Answers an open request; rejects with a clear error for an unknown or already-resolved request. */
+  respond(requestId: string, response: RequestResponse): Promise<void>;
+  interrupt(): Promise<void>;
+  /** Ends the session: pending requests resolve as `cancel`, the open turn ends, `session.exited` follows. */
+  stop(): Promise<void>;
+  /**
+   * A `runtime.warning` of the host's making (e.g. the server's store is unreachable), in sequence with the
+   * session's events. Ignored once the session has exited.
+   */
+  warn?(message: string, detail?: Record<string, unknown>): void;
+}
+
+export class UnknownRequestError extends Error {
+  constructor(requestId: string) {
+    super(`no open request with id ${requestId} (unknown or already resolved)`);
+    this.name = "UnknownRequestError";
+  }
+}
