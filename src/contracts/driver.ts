@@ -91,3 +91,18 @@ export class UnknownRequestError extends Error {
     this.name = "UnknownRequestError";
   }
 }
+
+/**
+ * What a provider cannot do (steer a turn, change a setting, fork), named with the provider and the reason. The
+ * server answers it as 422 `{error: "unsupported", reason}` and the remote client turns that back into this error.
+ */
+export class UnsupportedError extends Error {
+  constructor(
+    readonly provider: string,
+    readonly operation: string,
+    readonly reason: string,
+  ) {
+    super(`${provider} cannot ${operation}: ${reason}`);
+    this.name = "UnsupportedError";
+  }
+}
