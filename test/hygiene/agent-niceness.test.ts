@@ -7,7 +7,8 @@ import { idleSchedulerProgram, loweringPrefix } from "../../src/drivers/agent-pr
 import { newGroupPrefix } from "../../src/drivers/process-group.js";
 import { type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
 import type { CodexAppServerDriver } from "../../src/providers/codex/driver.js";
-import { argvOf, descendants, type Proc, SCHED_IDLE, SCHED_OTHER, threadScheduling } from "./procs.js";
+import { splitByGuard } from "./guarded-procs.js";
+import { argvOf, descendants, SCHED_IDLE, SCHED_OTHER, threadScheduling } from "./procs.js";
 import { runShellTurn } from "./shell-turn.js";
 import { makeDriver, TARGETS, type Target } from "./targets.js";
 
@@ -24,10 +25,9 @@ afterAll(async () => {
 });
 
 /** A process guard (process-guard.ts): `node -e SOURCE CONFIG`, its source naming itself in its error line. */
-function isGuard(pid: number): boolean {
-  const argv = argvOf(pid);
+function isGuard(argv: string[]): boolean {
   return (
-    argv?.[0] === process.execPath && argv[1] === "-e" && argv[2]?.includes("provider-runtime guard") === true
+    argv[0] === process.execPath && argv[1] === "-e" && argv[2]?.includes("provider-runtime guard") === true
   );
 }
 
@@ -57,37 +57,29 @@ function note<K>(seen: Map<K, Set<number>>, key: K, nice: number): void {
 }
 
 function sample(seen: Seen, atRest: boolean): void {
-  const procs = descendants(process.pid);
-  const byPid = new Map<number, Proc>(procs.map((proc) => [proc.pid, proc]));
-  const guards = new Set(procs.filter((proc) => isGuard(proc.pid)).map((proc) => proc.pid));
-  const belowGuard = (proc: Proc): boolean => {
-    for (let up = byPid.get(proc.ppid); up !== undefined; up = byPid.get(up.ppid))
-      if (guards.has(up.pid)) return true;
-    return guards.has(proc.ppid);
-  };
-  for (const proc of procs) {
-    const argv = argvOf(proc.pid);
-    // A zombie (or a process gone meanwhile) has no argv: it runs nothing, whoever it was. Nor does an agent
-    // (or guard) caught between its spawn and its exec, still in `perl`, `nice` or `chrt`.
-    if (argv === undefined || argv.length === 0 || LAUNCHERS.has(argv[0] ?? "")) continue;
-    const name = argv.slice(0, 2).join(" ");
-    if (guards.has(proc.pid)) {
-      // Read once the agent is up (a request, a turn's end).
-      const main = threadScheduling(proc.pid).find((thread) => thread.tid === proc.pid);
-      if (atRest && main !== undefined) {
-        note(seen.guardNice, proc.pid, main.nice);
-        note(seen.guardPolicies, proc.pid, main.policy);
-      }
-    } else if (belowGuard(proc)) {
-      seen.agentPids.add(proc.pid);
-      for (const thread of threadScheduling(proc.pid)) {
-        note(seen.agentThreads, `${proc.pid}/${thread.tid} ${name}`, thread.nice);
-        note(seen.agentPolicies, `${proc.pid}/${thread.tid} ${name}`, thread.policy);
-      }
-    } else {
-      seen.unguarded.add(`${proc.pid} ${name}`);
+  // A process whose guard or agent exited since the snapshot, not yet re-parented, is judged by a later sample.
+  const split = splitByGuard(descendants(process.pid), argvOf, isGuard, LAUNCHERS);
+  for (const guard of split.guards) {
+    // Read once the agent is up (a request, a turn's end).
+    const main = threadScheduling(guard.pid).find((thread) => thread.tid === guard.pid);
+    if (atRest && main !== undefined) {
+      note(seen.guardNice, guard.pid, main.nice);
+      note(seen.guardPolicies, guard.pid, main.policy);
     }
   }
+  for (const proc of split.belowGuard) {
+    const name = nameOf(proc.pid);
+    seen.agentPids.add(proc.pid);
+    for (const thread of threadScheduling(proc.pid)) {
+      note(seen.agentThreads, `${proc.pid}/${thread.tid} ${name}`, thread.nice);
+      note(seen.agentPolicies, `${proc.pid}/${thread.tid} ${name}`, thread.policy);
+    }
+  }
+  for (const proc of split.unguarded) seen.unguarded.add(`${proc.pid} ${nameOf(proc.pid)}`);
+}
+
+function nameOf(pid: number): string {
+  return (argvOf(pid) ?? []).slice(0, 2).join(" ");
 }
 
 /** One `mock:shell` turn (its approval accepted), sampling the agent's processes throughout. */
