@@ -51,3 +51,16 @@ describe("run under SIGINT / SIGTERM (real codex app-server, mock model, a long 
     });
   }
 });
+
+describe("run killed by SIGKILL (real codex app-server, mock model, a long turn)", () => {
+  it("its scratch dir (provider-runtime-run-*) and every process of it are gone soon after", async () => {
+    const run = new CliProcess(["run", "--provider", "codex", "--mock", "--json", "mock:long go"]);
+    await run.waitFor("out", /"type":"content\.delta"/);
+    expect(readdirSync(run.tmp).filter((name) => name.startsWith("provider-runtime-run-"))).toHaveLength(1);
+    run.child.kill("SIGKILL");
+    await run.exited;
+    const leftovers = () => readdirSync(run.tmp).filter((name) => name.startsWith("provider-runtime-"));
+    expect(await until(() => leftovers().length === 0, 20_000), leftovers().join(", ")).toBe(true);
+    expect(await until(() => processesWithTmpdir(run.tmp).length === 0, 20_000)).toBe(true);
+  }, 60_000);
+});

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { DriverOptions, DriverProvider, RuntimeDriver } from "../../contracts/driver.js";
+import { type DirGuard, guardDirs } from "../../drivers/dir-guard.js";
 import { createDriver, DRIVER_PROVIDERS, isDriverProvider } from "../../drivers/index.js";
 import { mockOptionsForAgent } from "../../mock-model/agent-scripts.js";
 import { knownAcpAgentIn } from "../../providers/acp/agent-commands.js";
@@ -87,6 +88,7 @@ export class AgentSession {
   #scratch: string | undefined;
   #record: WriteStream | undefined;
   #mock: { baseUrl: string; close(): Promise<void> } | undefined;
+  #scratchGuard: DirGuard | undefined;
   #closed = false;
 
   get driver(): RuntimeDriver {
@@ -130,7 +132,11 @@ export class AgentSession {
   }
 
   async #scratchDir(): Promise<string> {
-    this.#scratch ??= await mkdtemp(join(tmpdir(), "provider-runtime-run-"));
+    if (this.#scratch === undefined) {
+      this.#scratch = await mkdtemp(join(tmpdir(), "provider-runtime-run-"));
+      // the agents' guards remove their own dirs if this process is killed; this one removes the scratch dir
+      this.#scratchGuard = guardDirs([this.#scratch]);
+    }
     return this.#scratch;
   }
 
@@ -143,11 +149,13 @@ export class AgentSession {
     if (record !== undefined) await new Promise<void>((done) => record.end(done));
     await this.#mock?.close().catch(() => undefined);
     if (this.#scratch !== undefined) await rm(this.#scratch, { recursive: true, force: true });
+    this.#scratchGuard?.release();
   }
 
   /** The last resort when stopping hangs (a second signal): remove the scratch dir before the process exits. */
   removeScratchNow(): void {
     if (this.#scratch !== undefined) rmSync(this.#scratch, { recursive: true, force: true });
+    this.#scratchGuard?.release();
   }
 }
 
