@@ -69,13 +69,29 @@ export function repeatedLine(record: unknown, n: number): string {
   return typeof record === "string" ? record : JSON.stringify(uniquify(record, n));
 }
 
-/** At least `minLines` transcript lines, built by repeating the fixtures with unique ids per repetition. */
-export function repeatedCorpus(source: SourceName, minLines: number): string[] {
+/**
+ * The most characters a bench corpus holds (BENCH_CORPUS_BYTES, default 64 MB): the sources' records differ in size
+ * a hundredfold (claude-code's session records average 5 KB), and a corpus bounded by lines alone held over a
+ * gigabyte of claude-code text, with its events, and exhausted the heap.
+ */
+export const CORPUS_MAX_CHARS = Number(process.env.BENCH_CORPUS_BYTES ?? 64 * 1024 ** 2);
+
+/**
+ * `minLines` transcript lines, built by repeating the fixtures with unique ids per repetition, or fewer where their
+ * text would pass `maxChars` (at least one repetition of the fixtures, whatever its size).
+ */
+export function repeatedCorpus(source: SourceName, minLines: number, maxChars = CORPUS_MAX_CHARS): string[] {
   const base = fixtureRecords(source);
   if (base.length === 0) return [];
   const out: string[] = [];
+  let chars = 0;
   for (let n = 0; out.length < minLines; n++) {
-    for (const record of base) out.push(repeatedLine(record, n));
+    for (const record of base) {
+      const line = repeatedLine(record, n);
+      if (n > 0 && chars + line.length > maxChars) return out;
+      chars += line.length;
+      out.push(line);
+    }
   }
   return out;
 }

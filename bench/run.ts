@@ -4,7 +4,7 @@
 // `--no-store`, `--no-import`, `--no-server` skip one).
 import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
 import { buildCli, normalizeProcess, removeFile, writeBigTranscript } from "./big-file.js";
-import { fixtureLines, repeatedCorpus } from "./fixture-corpus.js";
+import { CORPUS_MAX_CHARS, fixtureLines, repeatedCorpus } from "./fixture-corpus.js";
 import { importBench } from "./import-history.js";
 import { liveLatency } from "./live-latency.js";
 import { formatServerBench, serverBenchesFromEnv } from "./server-section.js";
@@ -35,7 +35,9 @@ const tableDefinitions = MAPPER_DEFINITIONS.filter(
 );
 out(`provider-runtime bench — Node ${process.version}`);
 if (tableDefinitions.length > 0) {
-  out(`${LINES.toLocaleString("en-US")} messages per source, fastest of ${TRIALS} runs`);
+  out(
+    `${LINES.toLocaleString("en-US")} messages per source (fewer where they pass ${fmt(CORPUS_MAX_CHARS / 1024 ** 2)} MB), fastest of ${TRIALS} runs`,
+  );
   out(
     "source            floor msg/s   norm msg/s  ratio   +validate msg/s  ratio  ceiling  out/in   events  state MB  live p50/p99 ms",
   );
@@ -46,6 +48,8 @@ for (const definition of tableDefinitions) {
     out(`${definition.source.padEnd(17)} (no fixtures)`);
     continue;
   }
+  if (lines.length < LINES)
+    out(`${definition.source}: ${fmt(lines.length)} messages (the corpus's size bound)`);
   // warm-up so the JIT has seen every path before timing
   normalization(definition, lines.slice(0, 20_000), false);
   normalization(definition, lines.slice(0, 20_000), true);
