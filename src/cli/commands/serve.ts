@@ -5,6 +5,7 @@ import { type ClusterNode, startClusterNode } from "../../cluster/cluster-node.j
 import { packageInfo } from "../../server/package-info.js";
 import { isLoopbackHost, resolveServerToken, tokenIsExplicit } from "../../server/server-token.js";
 import { type SessionServer, startSessionServer } from "../../server/session-server.js";
+import { type DataDirLock, lockDataDir } from "../../store/data-dir-lock.js";
 import { openSqliteStore } from "../../store/sqlite-store.js";
 import { parseCommandArgs } from "../args.js";
 import { SIGNAL_EXIT_CODES, watchStopSignals } from "../session/stop-signals.js";
@@ -158,6 +159,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       process.exit(SIGNAL_EXIT_CODES[signal]);
     },
   );
+  let lock: DataDirLock | undefined;
+  const releaseLock = () => lock?.release();
+  process.once("exit", releaseLock);
   try {
     let cluster: ClusterNode | undefined;
     if (values.nats !== undefined) {
@@ -174,6 +178,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       });
       warn(`node ${cluster.commands.node} of cluster ${cluster.store.stream} on ${values.nats}`);
     }
+    // One server per DATA/store.db: a second one's restore would close the first's live sessions. (Cluster nodes
+    // share DATA for native state by design; the cluster's store keeps them apart.)
+    if (cluster === undefined) lock = await lockDataDir(dataDir);
     const store = cluster?.store ?? (await openSqliteStore({ dataDir, synchronous: durability, warn }));
     try {
       server = await startSessionServer({
@@ -207,5 +214,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT_FAILURE;
   } finally {
     signals.dispose();
+    releaseLock();
+    process.off("exit", releaseLock);
   }
 }
