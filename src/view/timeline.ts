@@ -1,5 +1,6 @@
 import type { RuntimeEvent } from "../contracts/events.js";
 import { itemDiffs, itemSummary } from "./item-summary.js";
+import { escapeControls } from "./terminal-text.js";
 
 export interface TimelineOptions {
   color: boolean;
@@ -42,13 +43,13 @@ export class TimelineRenderer {
       this.#pending = { key, head: this.#head(event), text: event.payload.delta };
       return lines;
     }
-    const line = `${this.#head(event)} ${this.#summary(event)}`;
+    const line = `${this.#head(event)} ${escapeControls(this.#summary(event))}`;
     const diffs = event.type === "item.completed" ? itemDiffs(event.payload) : [];
     return [...this.flush(), line, ...diffs.map((diff) => this.#indented(diff))];
   }
 
   #indented(text: string): string {
-    return text
+    return escapeControls(text)
       .replace(/\n+$/, "")
       .split("\n")
       .map(
@@ -63,14 +64,15 @@ export class TimelineRenderer {
     if (pending === undefined) return [];
     this.#pending = undefined;
     return [
-      `${pending.head} ${this.#paint("dim", "│")} ${pending.text.replace(/\n+$/, "").replace(/\n/g, "\n    ")}`,
+      `${pending.head} ${this.#paint("dim", "│")} ${escapeControls(pending.text).replace(/\n+$/, "").replace(/\n/g, "\n    ")}`,
     ];
   }
 
   #head(event: RuntimeEvent): string {
-    const time = event.createdAt.slice(11, 19);
+    // a file given to `view` may hold anything, even in the envelope
+    const time = escapeControls(String(event.createdAt).slice(11, 19));
     const color = FAMILY_COLOR.find(([prefix]) => event.type.startsWith(prefix))?.[1];
-    const type = event.type.padEnd(26);
+    const type = escapeControls(String(event.type)).padEnd(26);
     return `${this.#paint("dim", `${time} #${String(event.sequence).padStart(4)}`)} ${color ? this.#paint(color, type) : type}`;
   }
 

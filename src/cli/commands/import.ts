@@ -4,6 +4,7 @@ import { findMapperDefinition } from "../../mappers/registry.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../../node/line-source.js";
 import { defaultDataDir } from "../../store/data-dir.js";
 import { openSqliteStore } from "../../store/sqlite-store.js";
+import { escapeControls } from "../../view/terminal-text.js";
 import { parseCommandArgs } from "../args.js";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "../usage.js";
 
@@ -108,7 +109,7 @@ class ImportReport {
     if (!force && now - this.#lastDraw < 100) return;
     this.#lastDraw = now;
     const mb = bytes > 0 ? ` ${(bytes / 1024 ** 2).toFixed(1)} MB` : "";
-    const line = `import: ${this.#files} files, ${this.#events.toLocaleString("en-US")} events — ${path}${mb}`;
+    const line = `import: ${this.#files} files, ${this.#events.toLocaleString("en-US")} events — ${escapeControls(path)}${mb}`;
     this.io.stderr.write(`\r\x1b[2K${line.length > 160 ? `${line.slice(0, 80)}…${line.slice(-79)}` : line}`);
     this.#drawn = true;
   }

@@ -1,4 +1,5 @@
 import { DRIVER_PROVIDERS } from "../../drivers/index.js";
+import { escapeControls } from "../../view/terminal-text.js";
 import { parseCommandArgs } from "../args.js";
 import { planSession, SESSION_FLAGS, SESSION_HELP } from "../session/agent-session.js";
 import { LiveSession } from "../session/live-session.js";
@@ -59,7 +60,9 @@ async function driveOneTurn(
     await live.ended;
   } catch (error) {
     if (live.stopSignal === undefined)
-      io.stderr.write(`provider-runtime: ${error instanceof Error ? error.message : String(error)}\n`);
+      io.stderr.write(
+        `provider-runtime: ${escapeControls(error instanceof Error ? error.message : String(error))}\n`,
+      );
     await driver.stop().catch(() => undefined);
     failed = true;
   } finally {

@@ -1,5 +1,6 @@
 import type { RuntimeDriver } from "../../contracts/driver.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
+import { escapeControls } from "../../view/terminal-text.js";
 import { TimelineRenderer } from "../../view/timeline.js";
 import type { CliIo } from "../usage.js";
 import { AgentSession, type SessionPlan } from "./agent-session.js";
@@ -81,7 +82,7 @@ export class LiveSession {
       policy: plan.policy,
       ...(this.lines === undefined ? {} : { lines: this.lines }),
       respond: (requestId, response) => this.driver.respond(requestId, response),
-      warn: (text) => io.stderr.write(`provider-runtime: ${text}\n`),
+      warn: (text) => io.stderr.write(`provider-runtime: ${escapeControls(text)}\n`),
     });
     this.ended = this.#consume();
   }

@@ -1,4 +1,5 @@
 import { createInterface, type Interface } from "node:readline";
+import { escapeControls } from "../../view/terminal-text.js";
 
 /** What became of a question put at the terminal. */
 export type LineResult =
@@ -86,7 +87,7 @@ export class TerminalLines {
       };
       signal?.addEventListener("abort", withdraw, { once: true });
       this.#open = settle;
-      this.#rl.setPrompt(prompt);
+      this.#rl.setPrompt(escapeControls(prompt));
       this.#rl.prompt();
     });
   }
@@ -94,13 +95,13 @@ export class TerminalLines {
   /** Shows a prompt for a line nobody asked for (chat's input line). */
   prompt(text: string): void {
     if (this.#ended || this.#open !== undefined) return;
-    this.#rl.setPrompt(text);
+    this.#rl.setPrompt(escapeControls(text));
     this.#rl.prompt();
   }
 
-  /** Text on the prompt's stream, on a line of its own. */
+  /** Text on the prompt's stream, on a line of its own (an agent's part of it with its controls escaped). */
   say(text: string): void {
-    this.#options.output.write(`${text}\n`);
+    this.#options.output.write(`${escapeControls(text)}\n`);
   }
 
   close(): void {
