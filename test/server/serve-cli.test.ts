@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
@@ -26,6 +26,58 @@ describe("serve: token, host, CORS", () => {
     expect(cli.stderr).toMatch(/--host 0\.0\.0\.0 is reachable from other machines/);
     expect(cli.stdout).not.toMatch(/listening/);
     expect(existsSync(data)).toBe(false);
+  });
+
+  it("refuses a non-loopback --host with a token under 32 characters; serves it with one of 32 from --token-file", async () => {
+    const tmp = privateTmp();
+    const data = join(tmp, "data");
+    const short = new CliProcess(["serve", "--host", "0.0.0.0", "--port", "0", "--data", data], {
+      tmp,
+      env: { PROVIDER_RUNTIME_TOKEN: "x".repeat(31) },
+    });
+    expect(await short.exited).toBe(2);
+    expect(short.stderr).toMatch(/at least 32 characters/);
+    expect(existsSync(data)).toBe(false);
+    const tokenFile = join(tmp, "token.txt");
+    writeFileSync(tokenFile, `${"k".repeat(32)}\n`, { mode: 0o600 });
+    const server = await ServeProcess.start({
+      data,
+      extra: ["--host", "0.0.0.0", "--token-file", tokenFile],
+    });
+    const port = new URL(server.url).port;
+    const health = await fetch(`http://127.0.0.1:${port}/v1/sessions`, {
+      headers: { authorization: `Bearer ${"k".repeat(32)}` },
+    });
+    expect(health.status).toBe(200);
+    expect(server.stderr).not.toMatch(/deprecated/);
+    expect(existsSync(join(data, "token"))).toBe(false);
+    expect(await server.stop()).toBe(143);
+  });
+
+  it("--token-file gives the token, --token still works but warns; a bad token file is a usage error", async () => {
+    const tmp = privateTmp();
+    const tokenFile = join(tmp, "token.txt");
+    writeFileSync(tokenFile, "from-file\n", { mode: 0o600 });
+    const fromFile = await ServeProcess.start({ extra: ["--token-file", tokenFile] });
+    expect((await fromFile.fetch("/v1/sessions", { auth: "from-file" })).status).toBe(200);
+    expect((await fromFile.fetch("/v1/sessions", { auth: "from-fil" })).status).toBe(401);
+    expect(fromFile.stderr).not.toMatch(/deprecated/);
+    await fromFile.stop();
+    const fromFlag = await ServeProcess.start({ extra: ["--token", "from-flag"] });
+    expect((await fromFlag.fetch("/v1/sessions", { auth: "from-flag" })).status).toBe(200);
+    expect(fromFlag.stderr).toMatch(/--token is deprecated: every local user can read it/);
+    await fromFlag.stop();
+    writeFileSync(join(tmp, "empty"), "\n");
+    for (const args of [
+      ["--token-file", join(tmp, "missing")],
+      ["--token-file", join(tmp, "empty")],
+      ["--token-file", tokenFile, "--token", "both"],
+    ]) {
+      const bad = new CliProcess(["serve", "--port", "0", "--data", join(tmp, "never"), ...args], { tmp });
+      expect(await bad.exited, args.join(" ")).toBe(2);
+      expect(bad.stderr).toMatch(/--token-file/);
+    }
+    expect(existsSync(join(tmp, "never"))).toBe(false);
   });
 
   it("generates a token once into DATA/token (0600) and keeps it; PROVIDER_RUNTIME_TOKEN overrides it", async () => {

@@ -3,7 +3,13 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { type ClusterNode, startClusterNode } from "../../cluster/cluster-node.js";
 import { packageInfo } from "../../server/package-info.js";
-import { isLoopbackHost, resolveServerToken, tokenIsExplicit } from "../../server/server-token.js";
+import {
+  explicitToken,
+  isLoopbackHost,
+  MIN_REMOTE_TOKEN_CHARS,
+  resolveServerToken,
+  TokenSourceError,
+} from "../../server/server-token.js";
 import { type SessionServer, startSessionServer } from "../../server/session-server.js";
 import { type DataDirLock, lockDataDir } from "../../store/data-dir-lock.js";
 import { openSqliteStore } from "../../store/sqlite-store.js";
@@ -16,10 +22,13 @@ export const SERVE_HELP = `Usage: provider-runtime serve [options]
 
 The session server: agent sessions over HTTP + Server-Sent Events (see docs/server.md), every event stored in
 DATA/store.db before any client sees it.
-  --host HOST            the address to bind (default 127.0.0.1); another than loopback needs --token
+  --host HOST            the address to bind (default 127.0.0.1); another than loopback needs an explicit
+                         token of at least 32 characters
   --port N               the port (default 4317; 0 picks a free one)
   --data DIR             the data dir: store, token, agents' native state (default ~/.provider-runtime)
-  --token T              the bearer token (else $PROVIDER_RUNTIME_TOKEN, else one generated into DATA/token)
+  --token-file FILE      the bearer token, the file's first line (else $PROVIDER_RUNTIME_TOKEN, else one
+                         generated into DATA/token); --token T still works but is deprecated: every local
+                         user can read a command line
   --root DIR             every session's cwd must lie inside DIR (also the default cwd)
   --mock                 every session's agent talks to the built-in mock model (offline)
   --model-url URL        every session's agent talks to this model server instead (a provider-runtime
@@ -47,6 +56,7 @@ const FLAGS = {
   port: { type: "string" },
   data: { type: "string" },
   token: { type: "string" },
+  "token-file": { type: "string" },
   root: { type: "string" },
   mock: { type: "boolean" },
   "model-url": { type: "string" },
@@ -122,15 +132,21 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const host = values.host ?? "127.0.0.1";
   const port = portOf(values.port);
   const dataDir = resolve(values.data ?? join(homedir(), ".provider-runtime"));
+  const warn = (message: string) => io.stderr.write(`provider-runtime serve: ${message}\n`);
+  const explicit = await explicitToken(
+    { file: values["token-file"], env: process.env.PROVIDER_RUNTIME_TOKEN, flag: values.token },
+    warn,
+  ).catch((error: unknown) => {
+    throw error instanceof TokenSourceError ? new UsageError(error.message) : error;
+  });
   // refused before the token is resolved, which would make DATA and a token file in it
-  if (!isLoopbackHost(host) && !tokenIsExplicit(values.token, process.env.PROVIDER_RUNTIME_TOKEN)) {
+  if (!isLoopbackHost(host) && (explicit?.length ?? 0) < MIN_REMOTE_TOKEN_CHARS) {
     throw new UsageError(
-      `--host ${host} is reachable from other machines: give the token explicitly (--token or PROVIDER_RUNTIME_TOKEN)`,
+      `--host ${host} is reachable from other machines: give a token of at least ${MIN_REMOTE_TOKEN_CHARS} characters explicitly (--token-file FILE or PROVIDER_RUNTIME_TOKEN)`,
     );
   }
   const root = await rootOf(values.root);
-  const token = await resolveServerToken(values.token, process.env.PROVIDER_RUNTIME_TOKEN, dataDir);
-  const warn = (message: string) => io.stderr.write(`provider-runtime serve: ${message}\n`);
+  const token = await resolveServerToken(explicit, dataDir);
   const modelUrl = values["model-url"];
   if (modelUrl !== undefined && values.mock)
     throw new UsageError("--mock and --model-url exclude each other");

@@ -9,7 +9,7 @@ import { CliProcess, removePrivateTmps } from "../../cli/support/cli-process.js"
 export interface ServeOptions {
   /** `--data`; default a fresh temp dir, removed by `removeDirs`. Reuse one to restart a server over its store. */
   data?: string;
-  /** `--token`; default none (serve's own rules: PROVIDER_RUNTIME_TOKEN, or the one in the data dir). */
+  /** The token, given as PROVIDER_RUNTIME_TOKEN; default none (serve's own rules: the one in the data dir). */
   token?: string;
   /** `--port`; default 0, any free port. A restart passes the port the server had. */
   port?: number;
@@ -69,10 +69,11 @@ export class ServeProcess {
       ServeProcess.madeDirs.add(data);
     }
     const args = ["serve", "--port", String(options.port ?? 0), "--data", data, ...(options.extra ?? [])];
-    if (options.token !== undefined) args.push("--token", options.token);
+    const env =
+      options.token === undefined ? options.env : { ...options.env, PROVIDER_RUNTIME_TOKEN: options.token };
     const cli = new CliProcess(args, {
       ...(options.tmp === undefined ? {} : { tmp: options.tmp }),
-      ...(options.env === undefined ? {} : { env: options.env }),
+      ...(env === undefined ? {} : { env }),
       ...(options.command === undefined ? {} : { command: options.command }),
       ...(options.nodeArgs === undefined ? {} : { nodeArgs: options.nodeArgs }),
     });
