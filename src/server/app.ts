@@ -8,6 +8,7 @@ import type { SessionStore } from "../store/types.js";
 import { bearerAuth } from "./auth.js";
 import { bodySizeLimit } from "./body-limit.js";
 import { mountInspector } from "./inspector-static.js";
+import { loopbackHostOnly, securityHeaders } from "./request-guards.js";
 import { healthRoute } from "./routes.js";
 import { COMMAND_ERROR_STATUS, SessionCommandError, type SessionCommands } from "./session-commands.js";
 import { mountSessionRoutes } from "./session-routes.js";
@@ -25,6 +26,8 @@ export interface ServerAppOptions {
   maxBodyBytes?: number;
   /** Milliseconds between SSE heartbeat comments (default 15 s). */
   heartbeatMs?: number;
+  /** Bound to loopback: answer only requests whose `Host` is a loopback name (DNS rebinding). */
+  loopbackOnly?: boolean;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -47,6 +50,8 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
       return undefined;
     },
   });
+  if (options.loopbackOnly === true) app.use("*", loopbackHostOnly());
+  app.use("*", securityHeaders());
   if (options.corsOrigin !== undefined) {
     app.use(
       "/v1/*",

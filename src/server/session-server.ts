@@ -4,6 +4,7 @@ import { type HttpListener, listen } from "./http-listener.js";
 import { defaultInspectorDir } from "./inspector-static.js";
 import { LocalSessions, type LocalSessionsOptions } from "./local-sessions.js";
 import { closeAbandonedSessions } from "./restore.js";
+import { isLoopbackHost } from "./server-token.js";
 import type { SessionCommands } from "./session-commands.js";
 import { SessionPaths } from "./session-paths.js";
 
@@ -62,6 +63,7 @@ export async function startSessionServer(options: SessionServerOptions): Promise
     token: options.token,
     version: options.version,
     inspectorDir: options.inspectorDir ?? defaultInspectorDir(),
+    loopbackOnly: isLoopbackHost(options.host),
     ...(options.corsOrigin === undefined ? {} : { corsOrigin: options.corsOrigin }),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
