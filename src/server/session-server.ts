@@ -1,6 +1,6 @@
 import type { SessionStore } from "../store/types.js";
 import { createServerApp } from "./app.js";
-import { type HttpListener, listen } from "./http-listener.js";
+import { DEFAULT_LISTEN_LIMITS, type HttpListener, type ListenLimits, listen } from "./http-listener.js";
 import { defaultInspectorDir } from "./inspector-static.js";
 import { LocalSessions, type LocalSessionsOptions } from "./local-sessions.js";
 import { closeAbandonedSessions } from "./restore.js";
@@ -24,6 +24,8 @@ export interface SessionServerOptions {
   heartbeatMs?: number;
   maxBodyBytes?: number;
   inspectorDir?: string;
+  /** Connection timeouts and cap (default DEFAULT_LISTEN_LIMITS). */
+  listenLimits?: Partial<ListenLimits>;
   /**
    * Who runs the agents; default `LocalSessions` in this process, after closing what a crash left open. A
    * caller that passes its own (a cluster) does its own restore.
@@ -70,7 +72,10 @@ export async function startSessionServer(options: SessionServerOptions): Promise
   });
   let http: HttpListener;
   try {
-    http = await listen(app, options.host, options.port);
+    http = await listen(app, options.host, options.port, {
+      ...DEFAULT_LISTEN_LIMITS,
+      ...options.listenLimits,
+    });
   } catch (error) {
     await commands.close();
     throw error;
