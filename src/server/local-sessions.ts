@@ -179,7 +179,8 @@ export class LocalSessions implements SessionCommands {
     const modelBaseUrl = await this.#options.modelBaseUrl?.(known);
     const sequenceAfter = await this.#lastStoredSequence(record);
     const options: DriverOptions = {
-      cwd: record.cwd ?? (await this.#paths.cwdFor(record.id, undefined)),
+      // checked at every (re)start, not only at creation: --root may have changed since
+      cwd: await this.#paths.checkedCwd(record.id, record.cwd),
       sessionId: record.id,
       sequenceAfter,
       ...this.#options.driverDefaults,

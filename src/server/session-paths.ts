@@ -1,4 +1,4 @@
-import { mkdir, realpath } from "node:fs/promises";
+import { mkdir, realpath, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import { SessionCommandError } from "./session-commands.js";
 
@@ -31,16 +31,29 @@ export class SessionPaths {
       await mkdir(dir, { recursive: true, mode: 0o700 });
       return dir;
     }
-    const base = this.root ?? process.cwd();
+    return this.#checked(resolve(this.root ?? process.cwd(), asked), asked);
+  }
+
+  /**
+   * A stored session's cwd, checked again whenever its agent (re)starts: the server may have been restarted with
+   * another `--root` since the session was made (a session without a cwd of its own works in the root now).
+   */
+  async checkedCwd(sessionId: string, stored: string | undefined): Promise<string> {
+    return stored === undefined ? this.cwdFor(sessionId, undefined) : this.#checked(stored, stored);
+  }
+
+  async #checked(path: string, asked: string): Promise<string> {
     let real: string;
     try {
-      real = await realpath(resolve(base, asked));
+      real = await realpath(path);
     } catch {
       throw new SessionCommandError("invalid", `cwd: no such directory: ${asked}`, "cwd");
     }
     if (this.root !== undefined && !isInside(this.root, real)) {
       throw new SessionCommandError("forbidden", `cwd ${asked} lies outside the server's --root`);
     }
+    if (!(await stat(real)).isDirectory())
+      throw new SessionCommandError("invalid", `cwd: not a directory: ${asked}`, "cwd");
     return real;
   }
 }
