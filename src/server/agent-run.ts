@@ -1,8 +1,10 @@
 import type { RuntimeDriver } from "../contracts/driver.js";
 import type { RuntimeEvent } from "../contracts/events.js";
 import { BoundedMap } from "../kit/bounded-map.js";
+import { wallClockIso } from "../kit/wall-clock.js";
 import type { SessionRecord, SessionStore } from "../store/types.js";
 import { EventWriter } from "./event-writer.js";
+import { closeStoredStream } from "./restore.js";
 import { SessionCommandError } from "./session-commands.js";
 import { SessionSummary } from "./session-summary.js";
 
@@ -38,6 +40,8 @@ export class AgentRun {
   startError: string | undefined;
   #turnBusy = false;
   #exited = false;
+  /** `stop` was called: a store that cannot write is not waited for any longer. */
+  #stopping = false;
 
   constructor(options: AgentRunOptions) {
     this.driver = options.driver;
@@ -46,7 +50,11 @@ export class AgentRun {
     this.#summary = new SessionSummary(options.record);
     this.#native = options.record.native;
     this.#sessionId = options.record.id;
-    this.#writer = new EventWriter((events) => this.#write(options.record.id, events));
+    this.#writer = new EventWriter(
+      (events) => this.#write(options.record.id, events),
+      // the agent is stopped at once: what it would do next could not be stored
+      () => void this.driver.stop().catch(() => undefined),
+    );
     this.done = this.#pump();
   }
 
@@ -81,6 +89,7 @@ export class AgentRun {
   }
 
   async stop(): Promise<void> {
+    this.#stopping = true;
     await this.driver.stop().catch((error: unknown) => this.#warn(`stopping the agent: ${messageOf(error)}`));
     await this.done;
   }
@@ -96,9 +105,28 @@ export class AgentRun {
     } catch (error) {
       this.#warn(`session ${this.#sessionId}: storing its events failed: ${messageOf(error)}`);
       await this.driver.stop().catch(() => undefined);
+      await this.#closeOnceWritable(error);
     } finally {
       this.#exited = true;
       this.#turnBusy = false;
+    }
+  }
+
+  /**
+   * After a failed write (a full disk) the stored stream is open and its clients wait: it is closed (runtime.error
+   * `transport_error`, what was open ended, `session.exited`) as soon as the store can write again, tried every
+   * second or two until then. A server stopped meanwhile leaves it to its next start's restore.
+   */
+  async #closeOnceWritable(error: unknown): Promise<void> {
+    const message = `the store could not write (${messageOf(error)}): the agent was stopped`;
+    for (let delay = 250; !this.#stopping; delay = Math.min(delay * 2, 2_000)) {
+      try {
+        const record = await this.#store.getSession(this.#sessionId);
+        if (record !== undefined) await closeStoredStream(this.#store, record, message, wallClockIso());
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
     }
   }
 

@@ -15,7 +15,11 @@ export class EventWriter {
   #running: Promise<void> | undefined;
   #failure: unknown;
 
-  constructor(readonly write: (events: RuntimeEvent[]) => Promise<void>) {}
+  constructor(
+    readonly write: (events: RuntimeEvent[]) => Promise<void>,
+    /** Told at once when a write fails (the agent may be idle, pushing nothing that would throw). */
+    readonly onFailure: (error: unknown) => void = () => undefined,
+  ) {}
 
   get backlog(): number {
     return this.#queue.length;
@@ -45,6 +49,7 @@ export class EventWriter {
     } catch (error) {
       this.#failure = error;
       this.#queue = [];
+      this.onFailure(error);
     } finally {
       this.#running = undefined;
     }

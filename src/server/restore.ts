@@ -1,5 +1,5 @@
 import { wallClockIso } from "../kit/wall-clock.js";
-import type { SessionStore } from "../store/types.js";
+import type { SessionRecord, SessionStore } from "../store/types.js";
 import { SessionSummary } from "./session-summary.js";
 import { StreamCloser } from "./stream-closer.js";
 
@@ -19,32 +19,45 @@ export async function closeAbandonedSessions(
   const closed: string[] = [];
   for (const record of await store.listSessions()) {
     if (record.origin !== "live") continue;
-    const closer = new StreamCloser();
-    const summary = new SessionSummary(record);
-    let after = 0;
-    for (;;) {
-      const page = await store.readEvents(record.id, after, PAGE);
-      for (const event of page) {
-        closer.observe(event);
-        summary.observe(event);
-      }
-      const tail = page.at(-1);
-      if (tail === undefined) break;
-      after = tail.sequence;
-    }
-    const closing = closer.close(CRASH_MESSAGE, now());
-    if (closing.length > 0) {
-      await store.append(record.id, closing);
-      for (const event of closing) summary.observe(event);
-      closed.push(record.id);
-    }
-    const patch = summary.patch(record.native);
-    // A session that crashed before its first event has nothing to close, but no agent either.
-    patch.exited = true;
-    if (after === 0 && !record.exited) patch.state = "stopped";
-    if (closing.length > 0 || !record.exited || record.lastSequence !== patch.lastSequence) {
-      await store.updateSession(record.id, patch);
-    }
+    if (await closeStoredStream(store, record, CRASH_MESSAGE, now())) closed.push(record.id);
   }
   return closed;
+}
+
+/**
+ * Closes one session's stored stream if it is open (runtime.error `transport_error` with `message`, open items,
+ * requests and turns ended, `session.exited`) and marks its registry entry exited; true when it closed anything.
+ */
+export async function closeStoredStream(
+  store: SessionStore,
+  record: SessionRecord,
+  message: string,
+  now: string,
+): Promise<boolean> {
+  const closer = new StreamCloser();
+  const summary = new SessionSummary(record);
+  let after = 0;
+  for (;;) {
+    const page = await store.readEvents(record.id, after, PAGE);
+    for (const event of page) {
+      closer.observe(event);
+      summary.observe(event);
+    }
+    const tail = page.at(-1);
+    if (tail === undefined) break;
+    after = tail.sequence;
+  }
+  const closing = closer.close(message, now);
+  if (closing.length > 0) {
+    await store.append(record.id, closing);
+    for (const event of closing) summary.observe(event);
+  }
+  const patch = summary.patch(record.native);
+  // A session that crashed before its first event has nothing to close, but no agent either.
+  patch.exited = true;
+  if (after === 0 && !record.exited) patch.state = "stopped";
+  if (closing.length > 0 || !record.exited || record.lastSequence !== patch.lastSequence) {
+    await store.updateSession(record.id, patch);
+  }
+  return closing.length > 0;
 }

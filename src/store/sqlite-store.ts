@@ -1,5 +1,5 @@
 import { chmod, mkdir, open } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { RuntimeEvent } from "../contracts/events.js";
 import { BoundedMap } from "../kit/bounded-map.js";
 import { decodeEvent, type EncodedEvent, type EncodedRaw, encodeEvents } from "./event-codec.js";
@@ -9,7 +9,8 @@ import { type Checkpointer, startCheckpointer } from "./sqlite-checkpointer.js";
 import { loadSqlite, openDatabase, type SqliteDatabase } from "./sqlite-module.js";
 import { configure, migrate } from "./sqlite-schema.js";
 import { prepareStatements, type Statements } from "./sqlite-statements.js";
-import type { SessionPatch, SessionRecord, SessionStore } from "./types.js";
+import type { SessionPatch, SessionRecord, SessionStore, StoreHealth } from "./types.js";
+import { WriteHealth } from "./write-health.js";
 
 export interface SqliteStoreOptions {
   /** The directory of `store.db` (created 0700 if missing; the file is 0600). */
@@ -105,9 +106,11 @@ export class SqliteStore implements SessionStore {
   #scheduled = false;
   #closed = false;
   #commits = 0;
+  readonly #writes: WriteHealth;
 
   constructor(db: SqliteDatabase, file: string, options: SqliteStoreOptions) {
     this.#db = db;
+    this.#writes = new WriteHealth(dirname(file));
     const warn = options.warn ?? ((message: string) => process.emitWarning(message));
     this.#checkpointer = startCheckpointer({
       file,
@@ -186,6 +189,11 @@ export class SqliteStore implements SessionStore {
     setImmediate(() => this.#flush());
   }
 
+  /** `connected` is false while SQLite cannot write (a full disk): the server's health says so. */
+  health(): StoreHealth {
+    return this.#writes.health();
+  }
+
   /** Transactions committed so far (how well appends are batched). */
   get commits(): number {
     return this.#commits;
@@ -212,6 +220,7 @@ export class SqliteStore implements SessionStore {
     if (this.#closed) return;
     this.#flush(true);
     this.#closed = true;
+    this.#writes.close();
     this.#hub.close();
     await this.#checkpointer.close();
     this.#db.close();
@@ -244,6 +253,7 @@ export class SqliteStore implements SessionStore {
     try {
       outcomes = this.#db.transaction(() => ops.map((op) => op.apply()))();
       this.#commits++;
+      this.#writes.succeeded();
     } catch {
       this.#streams.clear(); // it may hold what the rolled-back transaction wrote
       for (const op of ops) this.#flushAlone(op);
@@ -257,8 +267,10 @@ export class SqliteStore implements SessionStore {
     try {
       outcome = this.#db.transaction(() => op.apply())();
       this.#commits++;
+      this.#writes.succeeded();
     } catch (error) {
       this.#streams.clear();
+      this.#writes.failed(error);
       op.reject(error instanceof Error ? error : new Error(String(error)));
       return;
     }
