@@ -43,15 +43,25 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Sqli
   // made 0600 before SQLite opens it: SQLite gives its -wal and -shm files the database file's mode
   await (await open(file, "a", 0o600)).close();
   await chmod(file, 0o600);
-  const db = openDatabase(Database, file);
+  let db: SqliteDatabase | undefined;
   try {
+    db = openDatabase(Database, file);
     configure(db, options.synchronous ?? "normal");
     migrate(db);
   } catch (error) {
-    db.close();
-    throw error;
+    db?.close();
+    throw unreadableStoreError(file, error);
   }
   return new SqliteStore(db, file, options);
+}
+
+/** A store file SQLite cannot read (damaged, or not a database): one line naming the file and what to do. */
+function unreadableStoreError(file: string, error: unknown): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (code !== "SQLITE_NOTADB" && code !== "SQLITE_CORRUPT") return error;
+  return new Error(
+    `${file} is damaged (${(error as Error).message}): move it aside (or restore it from a backup) and start again; a new, empty store is made in its place`,
+  );
 }
 
 /** A stream's key and how far it is stored; cached (bounded) so an append does not read them each time. */
