@@ -131,14 +131,27 @@ function normalizedLines(definition: MapperDefinition, lines: readonly string[])
 function runLines(definition: MapperDefinition, lines: readonly string[]) {
   const mapper = definition.create({ sessionId: "fuzz" });
   const events: unknown[] = [];
-  let silentInbound: string | undefined;
+  // An inbound record must yield an event: at once, or (a Claude Code record before any with a time, which waits
+  // for the first time) later with its own raw record.
+  const waiting = new Map<string, string>();
+  const account = (produced: readonly unknown[]) => {
+    for (const event of produced) {
+      const payload = (event as { raw?: { payload?: unknown } }).raw?.payload;
+      if (payload !== undefined) waiting.delete(JSON.stringify(payload));
+    }
+  };
   lines.forEach((line, index) => {
     const entry: TranscriptEntry | undefined = parseTranscriptLine(line, index + 1);
     if (entry === undefined) return;
     const produced = mapper.map(entry);
-    if (produced.length === 0 && entry.kind === "message" && entry.dir === "in") silentInbound ??= line;
+    if (produced.length === 0 && entry.kind === "message" && entry.dir === "in")
+      waiting.set(JSON.stringify(entry.msg), line);
+    account(produced);
     events.push(...produced);
   });
-  events.push(...mapper.finish());
+  const finished = mapper.finish();
+  account(finished);
+  events.push(...finished);
+  const silentInbound = waiting.values().next().value;
   return { events, output: events.map((e) => JSON.stringify(e)).join("\n"), silentInbound };
 }

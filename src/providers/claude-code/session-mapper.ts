@@ -21,10 +21,15 @@ import { unknownKindOnce } from "./unknown-kinds.js";
  * by the `claude-sdk` mapper's own handlers, so a session file and the live session it was written by give the
  * same items and details; turns are the file's own (turns.ts).
  */
+/** How many untimed records at a file's head wait for a time (past it they take the fallback clock's). */
+const MAX_UNTIMED_HEAD = 1_000;
+
 export class ClaudeCodeMapper extends BaseMapper {
   readonly state: ClaudeState;
   readonly file: SessionFileState;
   #configured = false;
+  /** Records met before any record with a time, mapped once one comes (or at the end). */
+  #untimedHead: MessageEntry[] = [];
 
   constructor(options: MapperOptions) {
     // A line that is no record (cut, not JSON) has no time of its own: it takes the last record's.
@@ -40,9 +45,23 @@ export class ClaudeCodeMapper extends BaseMapper {
   }
 
   protected mapMessage(entry: MessageEntry): RuntimeEvent[] {
-    const rawRecord = this.rawOf(entry);
     const record = entry.msg;
     const time = entry.t ?? (isObject(record) ? recordTime(record) : undefined) ?? this.file.lastTime;
+    // Records before the first with a time (the `summary` lines Claude Code writes at the head of a continued
+    // session carry none) wait for it, and take its time rather than 1970's.
+    if (time === undefined && this.#untimedHead.length < MAX_UNTIMED_HEAD) {
+      this.#untimedHead.push(entry);
+      return [];
+    }
+    if (this.#untimedHead.length === 0) return this.#mapRecord(entry, time);
+    const held = this.#untimedHead;
+    this.#untimedHead = [];
+    return [...held.flatMap((early) => this.#mapRecord(early, time)), ...this.#mapRecord(entry, time)];
+  }
+
+  #mapRecord(entry: MessageEntry, time: string | undefined): RuntimeEvent[] {
+    const rawRecord = this.rawOf(entry);
+    const record = entry.msg;
     this.builder.at(time);
     this.file.lastTime = time;
     if (!isObject(record) || str(record.type) === undefined)
@@ -75,7 +94,15 @@ export class ClaudeCodeMapper extends BaseMapper {
   }
 
   override finish(): RuntimeEvent[] {
-    if (this.state.turnId === undefined) return [];
+    // a file with no time at all: its records as they are, at the fallback clock
+    const held = this.#untimedHead;
+    this.#untimedHead = [];
+    const early = this.states.apply(
+      this.builder,
+      held.flatMap((entry) => this.#mapRecord(entry, undefined)),
+    );
+    for (const event of early) this.lifecycle.observe(event);
+    if (this.state.turnId === undefined) return early;
     const ctx: SessionFileContext = {
       msg: {},
       record: {},
@@ -86,7 +113,7 @@ export class ClaudeCodeMapper extends BaseMapper {
     };
     const events = this.states.apply(this.builder, endTurn(ctx, "completed", "end of input"));
     for (const event of events) this.lifecycle.observe(event);
-    return events;
+    return [...early, ...events];
   }
 
   /**
