@@ -36,7 +36,9 @@ describe("view --html", () => {
     const html = readFileSync(viewHtml("test/fixtures/codex/shell.expected.jsonl"), "utf8");
     expect(html).not.toMatch(/<script[^>]*\ssrc=/);
     expect(html).not.toMatch(/<link[^>]*stylesheet/);
-    expect(html).toContain("default-src 'none'; script-src 'unsafe-inline'");
+    // the page's own script and stylesheet by their hashes: no other inline script may run
+    expect(html).toMatch(/default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+=*'; style-src 'sha256-/);
+    expect(html).not.toContain("unsafe-inline");
     expect(html.match(/Content-Security-Policy/g)).toHaveLength(1);
     expect(html).toContain('id="provider-runtime-events"');
     expect(html).not.toContain('"raw":');
@@ -74,7 +76,10 @@ describe("view --html", () => {
     await screenshot(page, "static-codex-edit");
     await expect(lowContrastTexts(page)).resolves.toEqual([]);
     // the check itself finds a pale text
-    await page.evaluate(`document.body.insertAdjacentHTML("beforeend", '<p style="color:#bbb">pale</p>')`);
+    // (its colour set through the CSSOM: the page's policy refuses a style attribute in markup)
+    await page.evaluate(
+      `{ const p = document.createElement("p"); p.textContent = "pale"; p.style.color = "#bbb"; document.body.append(p); }`,
+    );
     await expect(lowContrastTexts(page)).resolves.toEqual([expect.stringMatching(/^P\. 1\.\d\d: pale$/)]);
     expect(errors).toEqual([]);
     await context.close();

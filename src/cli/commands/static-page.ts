@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
@@ -8,12 +9,14 @@ export const INSPECTOR_DIR = fileURLToPath(new URL("../../../dist/inspector/", i
 const EVENTS_ID = "provider-runtime-events";
 
 /**
- * The static page's policy, in place of the live page's (scripts from 'self'): no network at all, scripts and
- * styles only inline, images only as data URLs. A recorded stream is hostile input like any other, and this keeps
- * anything in it from reaching out.
+ * The static page's policy, in place of the live page's (scripts from 'self'): no network at all, only the page's
+ * own inline script and stylesheet (by their hashes: no other inline script, such as one an event's text might
+ * smuggle in, could run), images only as data URLs. A recorded stream is hostile input like any other.
  */
-const CSP =
-  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+function staticPolicy(script: string, style: string): string {
+  const hash = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+  return `default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; img-src data:; base-uri 'none'; form-action 'none'`;
+}
 
 /** A static page as the text before and after its events' JSON array. */
 export interface StaticPage {
@@ -41,7 +44,7 @@ export async function loadStaticPage(dir = INSPECTOR_DIR): Promise<StaticPage> {
     .replace(style[0], () => `<style>${css}</style>`)
     .replace(
       '<meta charset="utf-8" />',
-      `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`,
+      `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${staticPolicy(js, css)}" />`,
     )
     .replace("<title>provider-runtime inspector</title>", "<title>provider-runtime session</title>");
   const slot = `<script type="application/json" id="${EVENTS_ID}">[`;
