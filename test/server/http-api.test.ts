@@ -51,7 +51,7 @@ describe("tokens", () => {
   it("health needs none and says the version", async () => {
     const { status, body } = await server.json("/v1/health", { auth: null });
     expect(status).toBe(200);
-    expect(body).toEqual({ ok: true, version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(body).toMatchObject({ ok: true, version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
   });
 
   it("every other /v1 route is 401 without the token or with a wrong one", async () => {
