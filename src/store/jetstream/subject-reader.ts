@@ -1,5 +1,6 @@
 import type { Consumer, ConsumerMessages } from "@nats-io/jetstream";
 import type { RuntimeEvent } from "../../contracts/events.js";
+import type { MessageCheck } from "./event-auth.js";
 import { EventAssembler } from "./event-codec.js";
 import type { NatsLink } from "./nats-link.js";
 import { findStart } from "./subject-index.js";
@@ -12,6 +13,8 @@ const LIVE_WAIT_MS = 10_000;
 export interface SubjectAddress {
   stream: string;
   subject: string;
+  /** Which messages are ours: one that fails (forged) is skipped, never assembled into events. */
+  check: MessageCheck;
 }
 
 /**
@@ -24,7 +27,7 @@ export async function readSubject(
   after: number,
   limit: number,
 ): Promise<RuntimeEvent[]> {
-  const { start, stored } = await findStart(link, address.stream, address.subject, after);
+  const { start, stored } = await findStart(link, address.stream, address.subject, after, address.check);
   const events: RuntimeEvent[] = [];
   if (!stored || limit <= 0) return events;
   const consumer = await orderedConsumer(link, address, start);
@@ -38,7 +41,8 @@ export async function readSubject(
       for await (const message of batch) {
         seen++;
         pending = message.info.pending;
-        for (const event of assembler.push(message.headers, message.data)) {
+        const ours = address.check({ headers: message.headers, data: message.data, seq: message.seq });
+        for (const event of ours ? assembler.push(message.headers, message.data) : []) {
           // Strictly increasing: whatever a split brain left in the log, a reader never sees a sequence twice.
           if (event.sequence <= last || events.length >= limit) continue;
           events.push(event);
@@ -75,7 +79,9 @@ export async function* followSubject(
     while (!signal.aborted) {
       let consumer: Consumer;
       try {
-        next ??= (await link.retry(() => findStart(link, address.stream, address.subject, last))).start;
+        next ??= (
+          await link.retry(() => findStart(link, address.stream, address.subject, last, address.check))
+        ).start;
         consumer = await link.retry(() => orderedConsumer(link, address, next ?? 1));
       } catch (error) {
         if (link.nc.isClosed()) return;
@@ -89,6 +95,7 @@ export async function* followSubject(
           batch = await consumer.fetch({ max_messages: BATCH, expires: LIVE_WAIT_MS });
           if (signal.aborted) batch.stop();
           for await (const message of batch) {
+            if (!address.check({ headers: message.headers, data: message.data, seq: message.seq })) continue;
             const events = assembler.push(message.headers, message.data);
             if (events.length === 0) continue;
             resumeAt = message.seq + 1;
