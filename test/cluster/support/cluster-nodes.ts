@@ -48,11 +48,12 @@ export class ClusterNodes {
     return dir;
   }
 
-  async start(name: string, extra: string[] = []): Promise<ServeProcess> {
+  /** Starts a node; `extra` comes last (a second `--nats URL` there replaces the cluster's). */
+  async start(name: string, extra: string[] = [], env: Record<string, string> = {}): Promise<ServeProcess> {
     const node = await ServeProcess.start({
       data: this.dataOf(name),
       token: CLUSTER_TOKEN,
-      ...(this.options.env === undefined ? {} : { env: this.options.env }),
+      env: { ...this.options.env, ...env },
       extra: [
         ...(this.natsUrl === undefined
           ? []
