@@ -5,6 +5,12 @@ import { gunzipSync, gzipSync } from "node:zlib";
 /** A state dir larger than this is not saved (a warning says so): Codex's and Claude's are far smaller. */
 export const MAX_STATE_BYTES = 256 * 1024 * 1024;
 
+/**
+ * Left out: databases (copied while their agent writes they are not consistent, and Codex's index holds absolute
+ * paths into the old node's DATA: from the rollout files, the source of truth, it builds a new one) and locks.
+ */
+const SKIPPED = /(\.sqlite(-wal|-shm|-journal)?|\.lock)$/;
+
 interface Entry {
   path: string;
   mode: number;
@@ -31,7 +37,7 @@ export async function packDir(dir: string): Promise<Buffer> {
       const info = await lstat(path).catch(() => undefined);
       if (info === undefined) continue;
       if (info.isDirectory()) await walk(path);
-      else if (info.isFile()) {
+      else if (info.isFile() && !SKIPPED.test(name)) {
         const bytes = await readFile(path).catch(() => undefined);
         if (bytes === undefined) continue;
         total += bytes.length;
