@@ -80,6 +80,8 @@ export class JetStreamStore implements SessionStore {
     readonly link: NatsLink,
     readonly registry: SessionRegistry,
     readonly options: JetStreamStoreOptions,
+    /** The stream's replicas as configured (by this node or its operator). */
+    readonly streamReplicas = 1,
   ) {
     this.stream = options.stream ?? DEFAULT_STREAM;
     this.subjectPrefix = options.subjectPrefix ?? this.stream.toLowerCase();
@@ -106,13 +108,19 @@ export class JetStreamStore implements SessionStore {
     });
     try {
       const replicas = options.replicas ?? 1;
-      await ensureStream(link, stream, prefix, options.duplicateWindowMs ?? 10 * 60_000, replicas);
+      const streamReplicas = await ensureStream(
+        link,
+        stream,
+        prefix,
+        options.duplicateWindowMs ?? 10 * 60_000,
+        replicas,
+      );
       const kv = await openBucket(link, `${stream}_sessions`, replicas);
       const onForged = options.onForged ?? (() => undefined);
       const registry = new SessionRegistry(link, kv, undefined, options.auth, (sessionId, at) =>
         onForged({ kind: "registry", sessionId, at }),
       );
-      return new JetStreamStore(link, registry, options);
+      return new JetStreamStore(link, registry, options, streamReplicas);
     } catch (error) {
       await link.close();
       throw error;
@@ -227,13 +235,20 @@ export class JetStreamStore implements SessionStore {
   }
 
   readEvents(sessionId: string, after: number, limit: number): Promise<RuntimeEvent[]> {
-    const address = { stream: this.stream, subject: this.subject(sessionId), check: this.check(sessionId) };
-    return readSubject(this.link, address, after, limit);
+    return readSubject(this.link, this.#address(sessionId), after, limit);
+  }
+
+  #address(sessionId: string) {
+    return {
+      stream: this.stream,
+      subject: this.subject(sessionId),
+      check: this.check(sessionId),
+      replicas: this.streamReplicas,
+    };
   }
 
   follow(sessionId: string, after: number, signal: AbortSignal): AsyncIterable<RuntimeEvent> {
-    const address = { stream: this.stream, subject: this.subject(sessionId), check: this.check(sessionId) };
-    return followSubject(this.link, address, after, signal);
+    return followSubject(this.link, this.#address(sessionId), after, signal);
   }
 
   /** Resolves once every event appended so far is stored in JetStream, and every registry patch written. */
@@ -302,12 +317,13 @@ async function ensureStream(
   };
   try {
     await link.jsm.streams.info(stream);
-    await link.jsm.streams.update(stream, {
+    const updated = await link.jsm.streams.update(stream, {
       subjects: config.subjects,
       duplicate_window: config.duplicate_window,
     });
+    return updated.config.num_replicas;
   } catch (error) {
     if ((error as { name?: string } | null)?.name !== "StreamNotFoundError") throw error;
-    await link.jsm.streams.add(config);
+    return (await link.jsm.streams.add(config)).config.num_replicas;
   }
 }

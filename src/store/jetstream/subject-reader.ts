@@ -15,6 +15,8 @@ export interface SubjectAddress {
   subject: string;
   /** Which messages are ours: one that fails (forged) is skipped, never assembled into events. */
   check: MessageCheck;
+  /** The stream's replicas: above 1, readers' consumers are replicated as much (see `consumerAt`). */
+  replicas?: number;
 }
 
 /**
@@ -27,10 +29,13 @@ export async function readSubject(
   after: number,
   limit: number,
 ): Promise<RuntimeEvent[]> {
-  const { start, stored } = await findStart(link, address.stream, address.subject, after, address.check);
+  // Retried: a NATS cluster that just lost a server times requests out until it has chosen new leaders.
+  const { start, stored } = await link.retry(() =>
+    findStart(link, address.stream, address.subject, after, address.check),
+  );
   const events: RuntimeEvent[] = [];
   if (!stored || limit <= 0) return events;
-  const consumer = await orderedConsumer(link, address, start);
+  const consumer = await link.retry(() => consumerAt(link, address, start));
   const assembler = new EventAssembler();
   let last = after;
   try {
@@ -82,7 +87,7 @@ export async function* followSubject(
         next ??= (
           await link.retry(() => findStart(link, address.stream, address.subject, last, address.check))
         ).start;
-        consumer = await link.retry(() => orderedConsumer(link, address, next ?? 1));
+        consumer = await link.retry(() => consumerAt(link, address, next ?? 1));
       } catch (error) {
         if (link.nc.isClosed()) return;
         throw error;
@@ -121,8 +126,27 @@ export async function* followSubject(
   }
 }
 
-function orderedConsumer(link: NatsLink, address: SubjectAddress, start: number): Promise<Consumer> {
-  const { DeliverPolicy } = link.modules.jetstream;
+/**
+ * A consumer of one subject from stream sequence `start`. On one server, an ordered consumer (the client makes and
+ * remakes it). On a replicated stream, an ephemeral consumer with as many replicas: an R1 consumer is placed on any
+ * of the stream's peers, an offline one included, and then never answers — after one of three servers died, half
+ * of all consumers made timed out until the server came back (nats-server 2.9.10).
+ */
+async function consumerAt(link: NatsLink, address: SubjectAddress, start: number): Promise<Consumer> {
+  const { AckPolicy, DeliverPolicy } = link.modules.jetstream;
+  const replicas = address.replicas ?? 1;
+  if (replicas > 1) {
+    const info = await link.jsm.consumers.add(address.stream, {
+      ack_policy: AckPolicy.None,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: start,
+      filter_subject: address.subject,
+      num_replicas: replicas,
+      // A reader that dies leaves its consumer behind: the server removes it after this long unused (ns).
+      inactive_threshold: 60 * 1_000_000_000,
+    });
+    return link.js.consumers.get(address.stream, info.name);
+  }
   return link.js.consumers.get(address.stream, {
     // One subject as `filter_subject`: a list (`filter_subjects`) needs nats-server 2.10.
     filter_subjects: address.subject,
