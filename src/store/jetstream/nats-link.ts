@@ -40,19 +40,28 @@ export class NatsLink {
 
   static async open(options: NatsLinkOptions): Promise<NatsLink> {
     const modules = await loadNatsModules();
-    const nc = await modules.transport.connect({
-      servers: options.servers,
-      ...(await authOptions(modules, options.credentials ?? {})),
-      name: options.name ?? "provider-runtime",
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 250,
-      reconnectJitter: 100,
-      pingInterval: 5_000,
-      maxPingOut: 2,
-      // Without it the client builds an Error (a stack trace) for every request up front, in case it fails: a
-      // quarter of the CPU a publish costs.
-      noAsyncTraces: true,
-    });
+    const nc = await modules.transport
+      .connect({
+        servers: options.servers,
+        ...(await authOptions(modules, options.credentials ?? {})),
+        name: options.name ?? "provider-runtime",
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 250,
+        reconnectJitter: 100,
+        pingInterval: 5_000,
+        maxPingOut: 2,
+        // Without it the client builds an Error (a stack trace) for every request up front, in case it fails: a
+        // quarter of the CPU a publish costs.
+        noAsyncTraces: true,
+      })
+      .catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(
+          `could not connect to NATS at ${String(options.servers)} (${reason}): check the URL, the credentials ` +
+            "(user and password, token, --nats-creds) and the TLS files (--nats-tls-ca/-cert/-key)",
+          { cause: error },
+        );
+      });
     try {
       const jsm = await modules.jetstream.jetstreamManager(nc);
       return new NatsLink(modules, nc, modules.jetstream.jetstream(nc, { timeout: 5_000 }), jsm);
