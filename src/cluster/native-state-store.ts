@@ -19,6 +19,7 @@ export class NativeStateStore {
   readonly #saving = new Map<string, { running: Promise<void>; again: boolean }>();
 
   private constructor(
+    readonly link: NatsLink,
     readonly bucket: ObjectStore,
     readonly auth: MessageAuth,
     readonly warn: (message: string) => void,
@@ -33,7 +34,7 @@ export class NativeStateStore {
   ): Promise<NativeStateStore> {
     const objm = new link.modules.obj.Objm(link.js);
     const bucket = await objm.create(name, { replicas, storage: link.modules.jetstream.StorageType.File });
-    return new NativeStateStore(bucket, auth, warn);
+    return new NativeStateStore(link, bucket, auth, warn);
   }
 
   /** Saves the dir now, or once more after the save under way; resolves when what the dir holds now is stored. */
@@ -67,7 +68,9 @@ export class NativeStateStore {
 
   /** Replaces `dir` with the session's saved state: the files restored, or undefined when none is saved. */
   async restore(sessionId: string, dir: string): Promise<number | undefined> {
-    const blob = await this.bucket.getBlob(sessionId);
+    // Retried: the client reads an object through an unreplicated consumer, which a NATS cluster that lost a server
+    // may place on it (a timeout); the next try is placed anew.
+    const blob = await this.link.retry(() => this.bucket.getBlob(sessionId));
     if (blob === null) return undefined;
     const newline = blob.indexOf(0x0a);
     const head = decoder.decode(blob.subarray(0, Math.max(0, newline)));
