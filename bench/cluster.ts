@@ -152,7 +152,7 @@ for (const setup of SETUPS) {
   out(
     `  ${LABELS[setup]} ${fmt(best.stored / best.seconds).padStart(5)} events/s stored, ` +
       `${fmt(best.delivered / best.seconds).padStart(5)}/s delivered (${fmt(best.delivered)} in ` +
-      `${best.seconds.toFixed(1)} s), driver → subscriber p50 ${best.p50Ms} ms, p99 ${best.p99Ms} ms = ` +
+      `${best.seconds.toFixed(1)} s), driver → subscriber p50 ${best.p50Ms.toFixed(1)} ms, p99 ${best.p99Ms.toFixed(0)} ms = ` +
       `${(best.p99Ms / Math.max(best.floorP99Ms, 0.001)).toFixed(0)} × the loopback hop's p99 ` +
       `(${best.floorP99Ms.toFixed(2)} ms), peak RSS ${fmt(best.peakRssMb)} MiB` +
       `${best.gaps === 0 ? ", no gap" : `, ${best.gaps} GAPS`} (best of ${runs.length})`,
