@@ -1,7 +1,6 @@
 import type { Msg, Subscription } from "@nats-io/transport-node";
 import type { CreateSessionBody, RespondBody } from "../api/schemas.js";
 import type { RequestResponse, TurnInput } from "../contracts/driver.js";
-import { BoundedMap } from "../kit/bounded-map.js";
 import type { LocalSessions } from "../server/local-sessions.js";
 import { closeAbandonedSessions } from "../server/restore.js";
 import { SessionCommandError, type SessionCommands } from "../server/session-commands.js";
@@ -13,7 +12,7 @@ import type { CommandSeal } from "./command-seal.js";
 import type { NativeStateStore } from "./native-state-store.js";
 import { oneSessionView } from "./owner-stamping-store.js";
 import { isDefaultWorkDir, refusalOf } from "./runnable-check.js";
-import { appendWarning } from "./session-warning.js";
+import { SessionWarnings } from "./session-warnings.js";
 
 export interface ClusterSessionsOptions {
   store: JetStreamStore;
@@ -37,12 +36,6 @@ export interface ClusterSessionsOptions {
 const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
 /** Rounds of look up the owner → forward or take over; each waits at most one lease. */
 const ROUTE_ATTEMPTS = 6;
-/** Forged things already reported or warned about (per node), so each is warned about once. */
-const REMEMBERED_FORGERIES = 10_000;
-/** A session is warned about refused commands at most once per this long (a flood costs one warning). */
-const COMMAND_WARNING_EVERY_MS = 5_000;
-const SESSION_ID = /^[A-Za-z0-9_-]{1,200}$/;
-const decoder = new TextDecoder();
 
 /**
  * The commands of a cluster node (DESIGN.md §10). A session belongs to the node that holds its lease in the
@@ -69,9 +62,7 @@ export class ClusterSessions implements SessionCommands {
   readonly #paths: SessionPaths;
   readonly #nativeState: NativeStateStore | undefined;
   /** Per session: turns and warnings written here while no agent runs, one at a time (their sequences). */
-  readonly #locks = new Map<string, Promise<unknown>>();
-  readonly #forgeries = new BoundedMap<string, true>(REMEMBERED_FORGERIES);
-  readonly #commandWarnedAt = new BoundedMap<string, number>(REMEMBERED_FORGERIES);
+  readonly #warnings: SessionWarnings;
   readonly #subscription: Subscription;
   readonly #renewTimer: NodeJS.Timeout;
   readonly #unwatch: () => void;
@@ -87,6 +78,14 @@ export class ClusterSessions implements SessionCommands {
     this.#seal = options.seal;
     this.#paths = options.paths;
     this.#nativeState = options.nativeState;
+    this.#warnings = new SessionWarnings({
+      store: this.#store,
+      local: this.#local,
+      node: this.node,
+      warn: this.#warn,
+      route: (command) => this.#route(command),
+      closed: () => this.#closed,
+    });
     const nc = this.#store.link.nc;
     const subject = commandSubject(this.#store.subjectPrefix, this.node);
     this.#subscription = nc.subscribe(subject, {
@@ -119,28 +118,8 @@ export class ClusterSessions implements SessionCommands {
     return { ...record, owner: { node: this.node, leaseUntil: this.leaseUntil() } };
   };
 
-  /**
-   * The store dropped a forged event message or registry record (JetStreamStoreOptions.onForged). An event's
-   * session gets a `runtime.warning` from whichever node runs it; a registry record has no authentic record left
-   * to say who that is, so the node's log says it.
-   */
-  reportForged = (report: ForgedReport): void => {
-    const key = `${report.kind}:${report.sessionId}:${report.at}`;
-    if (this.#forgeries.has(key)) return;
-    this.#forgeries.set(key, true);
-    this.#warn(
-      `dropped a forged ${report.kind === "event" ? "event message" : "registry record"} of session ` +
-        `${report.sessionId} (no valid tag made with the cluster secret; at ${report.at})`,
-    );
-    if (report.kind !== "event" || this.#closed) return;
-    void this.#route({
-      op: "forged",
-      sessionId: report.sessionId,
-      kind: "event",
-      at: report.at,
-      node: this.node,
-    }).catch(() => undefined);
-  };
+  /** The store dropped a forged event message or registry record (JetStreamStoreOptions.onForged). */
+  reportForged = (report: ForgedReport): void => this.#warnings.reportForged(report);
 
   /** Saves a session's native state (at a turn end, when its agent exits). */
   saveNativeState(sessionId: string): void {
@@ -248,13 +227,13 @@ export class ClusterSessions implements SessionCommands {
       }
       switch (command.op) {
         case "turn":
-          await this.#locked(record.id, async () => {
+          await this.#warnings.locked(record.id, async () => {
             await this.#checkRunnable(command.sessionId);
             await this.#local.turn(command.sessionId, command.input);
           });
           return undefined;
         case "forged":
-          await this.#storeForgedWarning(command);
+          await this.#warnings.storeForged(command);
           return undefined;
         case "respond":
           await this.#local.respond(
@@ -289,7 +268,7 @@ export class ClusterSessions implements SessionCommands {
           this.#warn(`took over session ${record.id}: restored ${files} native state file(s)`);
       } catch (error) {
         this.#warn(`took over session ${record.id}: ${messageOf(error)}`);
-        await this.#warnHere(record.id, `the native state was not restored: ${messageOf(error)}`, {
+        await this.#warnings.warnHere(record.id, `the native state was not restored: ${messageOf(error)}`, {
           reason: "native-state-refused",
         });
       }
@@ -309,64 +288,11 @@ export class ClusterSessions implements SessionCommands {
     const refusal = await refusalOf(record, this.#paths);
     if (refusal === undefined) return;
     this.#warn(`session ${sessionId}: refused to run its agent: ${refusal}`);
-    await this.#warnUnlocked(sessionId, `node ${this.node} refused to run the agent: ${refusal}`, {
+    await this.#warnings.warnUnlocked(sessionId, `node ${this.node} refused to run the agent: ${refusal}`, {
       reason: "refused-by-node",
       node: this.node,
     });
     throw new SessionCommandError("forbidden", `node ${this.node} refuses to run this session: ${refusal}`);
-  }
-
-  async #storeForgedWarning(command: Extract<ClusterCommand, { op: "forged" }>): Promise<void> {
-    const key = `warned:${command.kind}:${command.sessionId}:${command.at}`;
-    if (this.#forgeries.has(key)) return;
-    this.#forgeries.set(key, true);
-    const message =
-      command.kind === "event"
-        ? "a message on this session's events subject was not written by a node of the cluster (no valid tag " +
-          "made with the cluster secret): dropped, never served to a client"
-        : "a command for this session without a valid tag made with the cluster secret was refused: nothing ran";
-    await this.#warnHere(command.sessionId, message, {
-      reason: command.kind === "event" ? "forged-event" : "forged-command",
-      ...(command.kind === "event" ? { streamSequence: command.at } : {}),
-      seenBy: command.node,
-    });
-  }
-
-  /** A `runtime.warning` in a session this node owns: through its agent if it runs, else appended here. */
-  async #warnHere(sessionId: string, message: string, detail: Record<string, unknown>): Promise<void> {
-    if (this.#local.warnSession(sessionId, message, detail)) return;
-    await this.#locked(sessionId, () => this.#warnUnlocked(sessionId, message, detail));
-  }
-
-  /** #warnHere for a caller that holds the session's lock. */
-  async #warnUnlocked(sessionId: string, message: string, detail: Record<string, unknown>): Promise<void> {
-    if (this.#local.warnSession(sessionId, message, detail)) return;
-    await appendWarning(this.#store, sessionId, message, detail);
-  }
-
-  /** Runs `work` after what is under way for the session here (a turn's start, a warning's append). */
-  #locked<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
-    const run = (this.#locks.get(sessionId) ?? Promise.resolve()).then(work);
-    const chain = run.catch(() => undefined);
-    this.#locks.set(sessionId, chain);
-    void chain.then(() => {
-      if (this.#locks.get(sessionId) === chain) this.#locks.delete(sessionId);
-    });
-    return run;
-  }
-
-  /** A command refused for its tag: warned about in the session it names, if it names one (at most so often). */
-  #refused(data: Uint8Array, reason: string): void {
-    this.#warn(`refused a command without a valid cluster tag: ${reason}`);
-    const text = decoder.decode(data.subarray(0, 64 * 1024));
-    const sessionId = /"sessionId"\s*:\s*"([^"]{1,200})"/.exec(text)?.[1];
-    if (sessionId === undefined || !SESSION_ID.test(sessionId) || this.#closed) return;
-    const now = Date.now();
-    if (now - (this.#commandWarnedAt.get(sessionId) ?? 0) < COMMAND_WARNING_EVERY_MS) return;
-    this.#commandWarnedAt.set(sessionId, now);
-    void this.#route({ op: "forged", sessionId, kind: "command", at: now, node: this.node }).catch(
-      () => undefined,
-    );
   }
 
   /** Sends a command to its owner: the owner's reply, or why there is none. */
@@ -402,7 +328,7 @@ export class ClusterSessions implements SessionCommands {
     };
     if (!opened.ok) {
       respond({ ok: false, kind: "forbidden", message: `refused: ${opened.reason}` });
-      this.#refused(msg.data, opened.reason);
+      this.#warnings.refusedCommand(msg.data, opened.reason);
       return;
     }
     const command = ClusterCommand.safeParse(opened.body);
