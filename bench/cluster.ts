@@ -5,10 +5,13 @@
 // the one running the agent when there are three. A standalone bench (the client branch's server bench had not
 // landed when this was written); the same latency definition: a subscriber's wall clock at delivery minus the
 // event's `createdAt` (the driver's wall clock when it read the native record, to the microsecond).
+import { readFileSync } from "node:fs";
 import { createParser } from "eventsource-parser";
 import { millisecondsOf, systemWallClock } from "../src/kit/wall-clock.js";
 import { CLUSTER_TOKEN, ClusterNodes } from "../test/cluster/support/cluster-nodes.js";
 import { startNatsServer } from "../test/cluster/support/nats-server.js";
+import { hmacCostPerEvent } from "./cluster-hmac.js";
+import { startHopFloor } from "./hop-floor.js";
 
 const SESSIONS = Number(process.env.BENCH_CLUSTER_SESSIONS ?? 6);
 const SUBSCRIBERS = Number(process.env.BENCH_CLUSTER_SUBSCRIBERS ?? 2);
@@ -24,6 +27,22 @@ interface Result {
   p50Ms: number;
   p99Ms: number;
   gaps: number;
+  /** Events stored (each session's, once). */
+  stored: number;
+  /** The loopback hop's p99 in the same window: the floor no server change can go below. */
+  floorP99Ms: number;
+  /** The serve processes' peak resident memory, summed (VmHWM). */
+  peakRssMb: number;
+}
+
+/** A process's peak resident set (VmHWM) in MiB; 0 where /proc does not say. */
+function peakRssMb(pid: number | undefined): number {
+  try {
+    const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return Number(kb ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
 }
 
 /** Reads one session's SSE stream until `turn.completed`; each event's latency goes to `samples`. */
@@ -73,6 +92,8 @@ async function run(setup: Setup): Promise<Result> {
       sessions.push({ id: String(created.body.id), owner });
     }
     const samples: number[] = [];
+    const floor = await startHopFloor();
+    floor.measure();
     const started = Date.now();
     const reading = sessions.flatMap(({ id, owner }, i) =>
       Array.from({ length: SUBSCRIBERS }, (_, j) => {
@@ -94,6 +115,9 @@ async function run(setup: Setup): Promise<Result> {
     );
     const got = await Promise.all(reading);
     const seconds = (Date.now() - started) / 1000;
+    const floorP99Ms = floor.report().p99Ms;
+    await floor.close();
+    const rss = names.reduce((sum, name) => sum + peakRssMb(cluster.node(name).cli.child.pid), 0);
     samples.sort((a, b) => a - b);
     const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0;
     const delivered = got.reduce((sum, g) => sum + g.count, 0);
@@ -104,6 +128,9 @@ async function run(setup: Setup): Promise<Result> {
       p50Ms: at(0.5),
       p99Ms: at(0.99),
       gaps: got.reduce((sum, g) => sum + g.gaps, 0),
+      stored: delivered / SUBSCRIBERS,
+      floorP99Ms,
+      peakRssMb: rss,
     };
   } finally {
     await cluster.dispose();
@@ -123,8 +150,17 @@ for (const setup of SETUPS) {
   const runs = results.filter((r) => r.setup === setup);
   const best = runs.reduce((a, b) => (b.delivered / b.seconds > a.delivered / a.seconds ? b : a));
   out(
-    `  ${LABELS[setup]} ${fmt(best.delivered)} events delivered in ${best.seconds.toFixed(1)} s ` +
-      `(${fmt(best.delivered / best.seconds).padStart(5)}/s), driver → subscriber latency p50 ${best.p50Ms} ms, ` +
-      `p99 ${best.p99Ms} ms${best.gaps === 0 ? ", no gap" : `, ${best.gaps} GAPS`} (best of ${runs.length})`,
+    `  ${LABELS[setup]} ${fmt(best.stored / best.seconds).padStart(5)} events/s stored, ` +
+      `${fmt(best.delivered / best.seconds).padStart(5)}/s delivered (${fmt(best.delivered)} in ` +
+      `${best.seconds.toFixed(1)} s), driver → subscriber p50 ${best.p50Ms.toFixed(1)} ms, p99 ${best.p99Ms.toFixed(0)} ms = ` +
+      `${(best.p99Ms / Math.max(best.floorP99Ms, 0.001)).toFixed(0)} × the loopback hop's p99 ` +
+      `(${best.floorP99Ms.toFixed(2)} ms), peak RSS ${fmt(best.peakRssMb)} MiB` +
+      `${best.gaps === 0 ? ", no gap" : `, ${best.gaps} GAPS`} (best of ${runs.length})`,
   );
 }
+const hmac = hmacCostPerEvent();
+out(
+  `  cluster tag (HMAC-SHA256) per event: ${hmac.runNs.toFixed(0)} ns in a run of ${hmac.runLength} ` +
+    `(${hmac.eventBytes}-byte events), ${hmac.singleNs.toFixed(0)} ns for a message of one; ` +
+    `checked again by each reader: ${hmac.checkNs.toFixed(0)} ns`,
+);

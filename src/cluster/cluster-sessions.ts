@@ -4,10 +4,15 @@ import type { RequestResponse, TurnInput } from "../contracts/driver.js";
 import type { LocalSessions } from "../server/local-sessions.js";
 import { closeAbandonedSessions } from "../server/restore.js";
 import { SessionCommandError, type SessionCommands } from "../server/session-commands.js";
-import type { JetStreamStore } from "../store/jetstream-store.js";
-import type { SessionRecord } from "../store/types.js";
+import type { SessionPaths } from "../server/session-paths.js";
+import type { ForgedReport, JetStreamStore } from "../store/jetstream-store.js";
+import type { SessionPatch, SessionRecord } from "../store/types.js";
 import { ClusterCommand, ClusterReply, commandSubject } from "./command-messages.js";
+import type { CommandSeal } from "./command-seal.js";
+import type { NativeStateStore } from "./native-state-store.js";
 import { oneSessionView } from "./owner-stamping-store.js";
+import { isDefaultWorkDir, refusalOf } from "./runnable-check.js";
+import { SessionWarnings } from "./session-warnings.js";
 
 export interface ClusterSessionsOptions {
   store: JetStreamStore;
@@ -19,14 +24,18 @@ export interface ClusterSessionsOptions {
   leaseMs: number;
   /** How long a command forwarded to another node may take (a turn on an exited session resumes its agent). */
   commandTimeoutMs?: number;
+  /** Seals the commands sent and opens the ones received (the cluster secret). */
+  seal: CommandSeal;
+  /** This node's DATA and `--root`: where a session taken over keeps its state, what it may run. */
+  paths: SessionPaths;
+  /** Where native state is saved at turn ends and restored from at a takeover. */
+  nativeState?: NativeStateStore;
   warn?: (message: string) => void;
 }
 
 const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
 /** Rounds of look up the owner → forward or take over; each waits at most one lease. */
 const ROUTE_ATTEMPTS = 6;
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /**
  * The commands of a cluster node (DESIGN.md §10). A session belongs to the node that holds its lease in the
@@ -49,6 +58,11 @@ export class ClusterSessions implements SessionCommands {
   readonly #busy = new Map<string, number>();
   /** Owned sessions seen exited at the last renewal: given up at the next, if still exited and idle. */
   readonly #exitedLastRound = new Set<string>();
+  readonly #seal: CommandSeal;
+  readonly #paths: SessionPaths;
+  readonly #nativeState: NativeStateStore | undefined;
+  /** Per session: turns and warnings written here while no agent runs, one at a time (their sequences). */
+  readonly #warnings: SessionWarnings;
   readonly #subscription: Subscription;
   readonly #renewTimer: NodeJS.Timeout;
   readonly #unwatch: () => void;
@@ -61,9 +75,21 @@ export class ClusterSessions implements SessionCommands {
     this.#leaseMs = options.leaseMs;
     this.#timeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
     this.#warn = options.warn ?? (() => undefined);
+    this.#seal = options.seal;
+    this.#paths = options.paths;
+    this.#nativeState = options.nativeState;
+    this.#warnings = new SessionWarnings({
+      store: this.#store,
+      local: this.#local,
+      node: this.node,
+      warn: this.#warn,
+      route: (command) => this.#route(command),
+      closed: () => this.#closed,
+    });
     const nc = this.#store.link.nc;
-    this.#subscription = nc.subscribe(commandSubject(this.#store.subjectPrefix, this.node), {
-      callback: (_error, msg) => void this.#answer(msg),
+    const subject = commandSubject(this.#store.subjectPrefix, this.node);
+    this.#subscription = nc.subscribe(subject, {
+      callback: (_error, msg) => void this.#answer(subject, msg),
     });
     this.#renewTimer = setInterval(() => void this.#renew(), Math.max(100, Math.floor(this.#leaseMs / 3)));
     this.#renewTimer.unref();
@@ -91,6 +117,15 @@ export class ClusterSessions implements SessionCommands {
     this.#owned.add(record.id);
     return { ...record, owner: { node: this.node, leaseUntil: this.leaseUntil() } };
   };
+
+  /** The store dropped a forged event message or registry record (JetStreamStoreOptions.onForged). */
+  reportForged = (report: ForgedReport): void => this.#warnings.reportForged(report);
+
+  /** Saves a session's native state (at a turn end, when its agent exits). */
+  saveNativeState(sessionId: string): void {
+    if (this.#nativeState === undefined || !this.#owned.has(sessionId)) return;
+    void this.#nativeState.save(sessionId, this.#paths.stateDir(sessionId));
+  }
 
   async create(body: CreateSessionBody): Promise<SessionRecord> {
     if (!this.#store.health().connected)
@@ -123,6 +158,7 @@ export class ClusterSessions implements SessionCommands {
     this.#unwatch();
     this.#subscription.unsubscribe();
     await this.#local.close();
+    await this.#nativeState?.settle();
     const now = new Date().toISOString();
     await Promise.all(
       [...this.#owned].map((id) => this.#store.releaseSession(id, this.node, now).catch(() => undefined)),
@@ -187,10 +223,17 @@ export class ClusterSessions implements SessionCommands {
         const closed = await closeAbandonedSessions(oneSessionView(this.#store, claimed));
         if (closed.length > 0)
           this.#warn(`took over session ${record.id}: closed what its last node left open`);
+        await this.#adopt(claimed);
       }
       switch (command.op) {
         case "turn":
-          await this.#local.turn(command.sessionId, command.input);
+          await this.#warnings.locked(record.id, async () => {
+            await this.#checkRunnable(command.sessionId);
+            await this.#local.turn(command.sessionId, command.input);
+          });
+          return undefined;
+        case "forged":
+          await this.#warnings.storeForged(command);
           return undefined;
         case "respond":
           await this.#local.respond(
@@ -212,35 +255,83 @@ export class ClusterSessions implements SessionCommands {
     }
   }
 
+  /**
+   * A session this node just took over: its native state restored from the object store into this node's DATA,
+   * and the record pointed at this node's state dir (and default cwd, if it had the last node's).
+   */
+  async #adopt(record: SessionRecord): Promise<void> {
+    const stateDir = this.#paths.stateDir(record.id);
+    if (this.#nativeState !== undefined) {
+      try {
+        const files = await this.#nativeState.restore(record.id, stateDir);
+        if (files !== undefined)
+          this.#warn(`took over session ${record.id}: restored ${files} native state file(s)`);
+      } catch (error) {
+        this.#warn(`took over session ${record.id}: ${messageOf(error)}`);
+        await this.#warnings.warnHere(record.id, `the native state was not restored: ${messageOf(error)}`, {
+          reason: "native-state-refused",
+        });
+      }
+    }
+    const patch: SessionPatch = {};
+    if (record.native?.stateDir !== stateDir) patch.native = { ...record.native, stateDir };
+    if (isDefaultWorkDir(record)) {
+      const cwd = await this.#paths.cwdFor(record.id, undefined);
+      if (cwd !== record.cwd) patch.cwd = cwd;
+    }
+    if (Object.keys(patch).length > 0) await this.#store.updateSession(record.id, patch);
+  }
+
+  /** Before an agent may start: the record checked against this node's own rules (its `--root` above all). */
+  async #checkRunnable(sessionId: string): Promise<void> {
+    const record = await this.#record(sessionId);
+    const refusal = await refusalOf(record, this.#paths);
+    if (refusal === undefined) return;
+    this.#warn(`session ${sessionId}: refused to run its agent: ${refusal}`);
+    await this.#warnings.warnUnlocked(sessionId, `node ${this.node} refused to run the agent: ${refusal}`, {
+      reason: "refused-by-node",
+      node: this.node,
+    });
+    throw new SessionCommandError("forbidden", `node ${this.node} refuses to run this session: ${refusal}`);
+  }
+
   /** Sends a command to its owner: the owner's reply, or why there is none. */
   async #forward(node: string, command: ClusterCommand): Promise<ClusterReply | "absent" | "timeout"> {
     let msg: Msg;
+    const subject = commandSubject(this.#store.subjectPrefix, node);
+    const sealed = this.#seal.seal(subject, command);
     try {
-      msg = await this.#store.link.nc.request(
-        commandSubject(this.#store.subjectPrefix, node),
-        encoder.encode(JSON.stringify(command)),
-        { timeout: this.#timeoutMs },
-      );
+      msg = await this.#store.link.nc.request(subject, sealed.data, { timeout: this.#timeoutMs });
     } catch (error) {
       if ((error as { isNoResponders?: () => boolean }).isNoResponders?.()) return "absent";
       if ((error as { name?: string }).name === "TimeoutError") return "timeout";
       throw new SessionCommandError("unavailable", `node ${node} could not be reached: ${messageOf(error)}`);
     }
-    const reply = ClusterReply.safeParse(parseJson(msg.data));
-    if (!reply.success) throw new SessionCommandError("unavailable", `node ${node} answered something else`);
+    const reply = ClusterReply.safeParse(this.#seal.openReply(sealed.nonce, msg.data));
+    if (!reply.success)
+      throw new SessionCommandError(
+        "unavailable",
+        `node ${node} answered something else (or without a valid tag)`,
+      );
     return reply.data;
   }
 
   /** A command from another node: run here if this node (still) owns the session. */
-  async #answer(msg: Msg): Promise<void> {
+  async #answer(subject: string, msg: Msg): Promise<void> {
+    const opened = this.#seal.open(subject, msg.data);
     const respond = (reply: ClusterReply) => {
       try {
-        msg.respond(encoder.encode(JSON.stringify(reply)));
+        msg.respond(this.#seal.sealReply(opened.ok ? opened.nonce : "", reply));
       } catch {
         // the connection is closing: the sender times out and looks again
       }
     };
-    const command = ClusterCommand.safeParse(parseJson(msg.data));
+    if (!opened.ok) {
+      respond({ ok: false, kind: "forbidden", message: `refused: ${opened.reason}` });
+      this.#warnings.refusedCommand(msg.data, opened.reason);
+      return;
+    }
+    const command = ClusterCommand.safeParse(opened.body);
     if (!command.success) {
       respond({
         ok: false,
@@ -317,14 +408,6 @@ class Moved extends Error {
 
 /** What #executeUnlessMoved answers when another node claimed the session first. */
 const MOVED: unique symbol = Symbol("moved");
-
-function parseJson(data: Uint8Array): unknown {
-  try {
-    return JSON.parse(decoder.decode(data));
-  } catch {
-    return undefined;
-  }
-}
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

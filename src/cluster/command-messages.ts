@@ -20,6 +20,16 @@ export const ClusterCommand = z.discriminatedUnion("op", [
     .strict(),
   z.object({ op: z.literal("interrupt"), sessionId: SessionId }).strict(),
   z.object({ op: z.literal("stop"), sessionId: SessionId }).strict(),
+  /** A node dropped something forged about this session: the owner stores a warning in its stream. */
+  z
+    .object({
+      op: z.literal("forged"),
+      sessionId: SessionId,
+      kind: z.enum(["event", "command"]),
+      at: z.number().int().nonnegative(),
+      node: z.string().max(100),
+    })
+    .strict(),
 ]);
 export type ClusterCommand = z.infer<typeof ClusterCommand>;
 

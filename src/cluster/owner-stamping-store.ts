@@ -9,6 +9,8 @@ export class OwnerStampingStore implements SessionStore {
   constructor(
     readonly inner: SessionStore,
     readonly stamp: (record: SessionRecord) => SessionRecord,
+    /** Told of every run of events once stored (the node saves native state at turn ends). */
+    readonly appended: (sessionId: string, events: readonly RuntimeEvent[]) => void = () => undefined,
   ) {}
 
   createSession(record: SessionRecord): Promise<void> {
@@ -27,8 +29,9 @@ export class OwnerStampingStore implements SessionStore {
     return this.inner.listSessions();
   }
 
-  append(sessionId: string, events: readonly RuntimeEvent[]): Promise<void> {
-    return this.inner.append(sessionId, events);
+  async append(sessionId: string, events: readonly RuntimeEvent[]): Promise<void> {
+    await this.inner.append(sessionId, events);
+    this.appended(sessionId, events);
   }
 
   readEvents(sessionId: string, after: number, limit: number): Promise<RuntimeEvent[]> {

@@ -132,6 +132,14 @@ export class LocalSessions implements SessionCommands {
     for (const run of this.#runs.values()) if (!run.exited) run.driver.warn?.(message, detail);
   }
 
+  /** A `runtime.warning` in one session's stream, if its agent runs here; false when it does not. */
+  warnSession(sessionId: string, message: string, detail?: Record<string, unknown>): boolean {
+    const run = this.#runs.get(sessionId);
+    if (run === undefined || run.exited || run.driver.warn === undefined) return false;
+    run.driver.warn(message, detail);
+    return true;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all([...this.#launching.values()].map((launch) => launch.catch(() => undefined)));

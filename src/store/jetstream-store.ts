@@ -1,6 +1,9 @@
 import type { RuntimeEvent } from "../contracts/events.js";
 import { AppendBuffer, type BufferLimits, DEFAULT_BUFFER_LIMITS } from "./jetstream/append-buffer.js";
+import { hasEventTag, type MessageCheck, trustEveryMessage } from "./jetstream/event-auth.js";
 import { type EncodedEvent, encodeEvent } from "./jetstream/event-codec.js";
+import type { MessageAuth } from "./jetstream/message-auth.js";
+import type { NatsCredentials } from "./jetstream/nats-credentials.js";
 import { NatsLink } from "./jetstream/nats-link.js";
 import { SessionRegistry } from "./jetstream/session-registry.js";
 import { SessionWriter } from "./jetstream/session-writer.js";
@@ -8,8 +11,19 @@ import { followSubject, readSubject } from "./jetstream/subject-reader.js";
 import type { SessionPatch, SessionRecord, SessionStore, StoreHealth } from "./types.js";
 
 export interface JetStreamStoreOptions {
-  /** NATS server URL(s), e.g. `nats://127.0.0.1:4222`. */
+  /** NATS server URL(s), e.g. `nats://127.0.0.1:4222`, without credentials (see parseNatsServers). */
   servers: string | string[];
+  /** User/password or token, `.creds` or nkey seed, TLS files. */
+  credentials?: NatsCredentials;
+  /**
+   * The cluster secret: every event message and registry record written is tagged with it, and what is read
+   * without a good tag is dropped (`onForged` is told). Without it nothing is tagged or checked.
+   */
+  auth?: MessageAuth;
+  /** Told of each dropped message or record (a reader may tell of one message more than once). */
+  onForged?: (report: ForgedReport) => void;
+  /** Replicas of the stream, the KV bucket and the object store (a NATS cluster: 3); default 1. */
+  replicas?: number;
   /** The deployment's stream (one per deployment); also names the KV bucket `<stream>_sessions`. */
   stream?: string;
   /** Subjects are `<prefix>.events.<sessionId>`; by default the stream name in lower case. */
@@ -25,6 +39,14 @@ export interface JetStreamStoreOptions {
 }
 
 export const DEFAULT_STREAM = "PROVIDER_RUNTIME";
+
+/** Something on the bus that failed the cluster secret's check: where it was, so the session can be warned. */
+export interface ForgedReport {
+  kind: "event" | "registry";
+  sessionId: string;
+  /** The stream sequence of the event message, or the registry entry's revision. */
+  at: number;
+}
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const SESSION_ID = /^[A-Za-z0-9_-]{1,200}$/;
 /** Past this many writers, the idle ones are dropped (a busy one never is: two writers of one session would race). */
@@ -58,6 +80,8 @@ export class JetStreamStore implements SessionStore {
     readonly link: NatsLink,
     readonly registry: SessionRegistry,
     readonly options: JetStreamStoreOptions,
+    /** The stream's replicas as configured (by this node or its operator). */
+    readonly streamReplicas = 1,
   ) {
     this.stream = options.stream ?? DEFAULT_STREAM;
     this.subjectPrefix = options.subjectPrefix ?? this.stream.toLowerCase();
@@ -79,12 +103,24 @@ export class JetStreamStore implements SessionStore {
       throw new Error(`subject prefix ${JSON.stringify(prefix)}: use letters, digits, - and _`);
     const link = await NatsLink.open({
       servers: options.servers,
+      ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
       ...(options.connectionName === undefined ? {} : { name: options.connectionName }),
     });
     try {
-      await ensureStream(link, stream, prefix, options.duplicateWindowMs ?? 10 * 60_000);
-      const kv = await openBucket(link, `${stream}_sessions`);
-      return new JetStreamStore(link, new SessionRegistry(link, kv), options);
+      const replicas = options.replicas ?? 1;
+      const streamReplicas = await ensureStream(
+        link,
+        stream,
+        prefix,
+        options.duplicateWindowMs ?? 10 * 60_000,
+        replicas,
+      );
+      const kv = await openBucket(link, `${stream}_sessions`, replicas);
+      const onForged = options.onForged ?? (() => undefined);
+      const registry = new SessionRegistry(link, kv, undefined, options.auth, (sessionId, at) =>
+        onForged({ kind: "registry", sessionId, at }),
+      );
+      return new JetStreamStore(link, registry, options, streamReplicas);
     } catch (error) {
       await link.close();
       throw error;
@@ -105,6 +141,19 @@ export class JetStreamStore implements SessionStore {
   /** Called with `false` when NATS becomes unreachable and `true` when it is back. */
   onHealthChange(listener: (connected: boolean) => void): () => void {
     return this.link.onChange(listener);
+  }
+
+  /** Which messages of a session's subject are ours (tagged with the cluster secret); each forged one reported. */
+  check(sessionId: string): MessageCheck {
+    const auth = this.options.auth;
+    if (auth === undefined) return trustEveryMessage;
+    const subject = this.subject(sessionId);
+    const onForged = this.options.onForged;
+    return (message) => {
+      if (hasEventTag(auth, subject, message)) return true;
+      onForged?.({ kind: "event", sessionId, at: message.seq });
+      return false;
+    };
   }
 
   subject(sessionId: string): string {
@@ -158,7 +207,14 @@ export class JetStreamStore implements SessionStore {
     let writer = this.#writers.get(sessionId);
     if (writer === undefined) {
       if (this.#writers.size >= IDLE_WRITERS) this.#dropIdleWriters();
-      writer = new SessionWriter(subject, this.stream, this.link, this.#buffer);
+      writer = new SessionWriter(
+        subject,
+        this.stream,
+        this.link,
+        this.#buffer,
+        this.options.auth,
+        this.check(sessionId),
+      );
       this.#writers.set(sessionId, writer);
     }
     if (!this.link.up) {
@@ -179,11 +235,20 @@ export class JetStreamStore implements SessionStore {
   }
 
   readEvents(sessionId: string, after: number, limit: number): Promise<RuntimeEvent[]> {
-    return readSubject(this.link, { stream: this.stream, subject: this.subject(sessionId) }, after, limit);
+    return readSubject(this.link, this.#address(sessionId), after, limit);
+  }
+
+  #address(sessionId: string) {
+    return {
+      stream: this.stream,
+      subject: this.subject(sessionId),
+      check: this.check(sessionId),
+      replicas: this.streamReplicas,
+    };
   }
 
   follow(sessionId: string, after: number, signal: AbortSignal): AsyncIterable<RuntimeEvent> {
-    return followSubject(this.link, { stream: this.stream, subject: this.subject(sessionId) }, after, signal);
+    return followSubject(this.link, this.#address(sessionId), after, signal);
   }
 
   /** Resolves once every event appended so far is stored in JetStream, and every registry patch written. */
@@ -222,19 +287,25 @@ export class JetStreamStore implements SessionStore {
  * The registry's KV bucket, made on first start (file storage, one value per key); an existing one is used as it is,
  * so an operator may make both beforehand with the replicas a NATS cluster should keep.
  */
-async function openBucket(link: NatsLink, bucket: string) {
+async function openBucket(link: NatsLink, bucket: string, replicas: number) {
   const kvm = new link.modules.kv.Kvm(link.js);
   try {
     await link.jsm.streams.info(`KV_${bucket}`);
   } catch (error) {
     if ((error as { name?: string } | null)?.name !== "StreamNotFoundError") throw error;
-    return kvm.create(bucket, { history: 1 });
+    return kvm.create(bucket, { history: 1, replicas });
   }
   return kvm.open(bucket);
 }
 
 /** The deployment's stream, made on first start; an existing one keeps its settings but for subjects and window. */
-async function ensureStream(link: NatsLink, stream: string, prefix: string, duplicateWindowMs: number) {
+async function ensureStream(
+  link: NatsLink,
+  stream: string,
+  prefix: string,
+  duplicateWindowMs: number,
+  replicas: number,
+) {
   const { StorageType } = link.modules.jetstream;
   const config = {
     name: stream,
@@ -242,15 +313,17 @@ async function ensureStream(link: NatsLink, stream: string, prefix: string, dupl
     storage: StorageType.File,
     duplicate_window: duplicateWindowMs * 1_000_000,
     allow_direct: true,
+    num_replicas: replicas,
   };
   try {
     await link.jsm.streams.info(stream);
-    await link.jsm.streams.update(stream, {
+    const updated = await link.jsm.streams.update(stream, {
       subjects: config.subjects,
       duplicate_window: config.duplicate_window,
     });
+    return updated.config.num_replicas;
   } catch (error) {
     if ((error as { name?: string } | null)?.name !== "StreamNotFoundError") throw error;
-    await link.jsm.streams.add(config);
+    return (await link.jsm.streams.add(config)).config.num_replicas;
   }
 }

@@ -17,11 +17,11 @@ describe("the NATS client packages", () => {
     }
   });
 
-  it("missing, name the package and the command that installs all three", () => {
+  it("missing, name the package and the command that installs all four", () => {
     const error = new NatsNotInstalledError("@nats-io/kv", new Error("not found"));
     expect(error.message).toContain("@nats-io/kv is not installed");
     expect(error.message).toContain(
-      "npm i @nats-io/transport-node@3.4.0 @nats-io/jetstream@3.4.0 @nats-io/kv@3.4.0",
+      "npm i @nats-io/transport-node@3.4.0 @nats-io/jetstream@3.4.0 @nats-io/kv@3.4.0 @nats-io/obj@3.4.0",
     );
   });
 });

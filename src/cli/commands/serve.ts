@@ -12,6 +12,8 @@ import {
 } from "../../server/server-token.js";
 import { type SessionServer, startSessionServer } from "../../server/session-server.js";
 import { type DataDirLock, lockDataDir } from "../../store/data-dir-lock.js";
+import { readClusterSecret } from "../../store/jetstream/message-auth.js";
+import { parseNatsServers, redactUrl } from "../../store/jetstream/nats-credentials.js";
 import { openSqliteStore } from "../../store/sqlite-store.js";
 import { parseCommandArgs } from "../args.js";
 import { SIGNAL_EXIT_CODES, watchStopSignals } from "../session/stop-signals.js";
@@ -37,8 +39,16 @@ DATA/store.db before any client sees it.
   --durability D         normal (default): an acknowledged event survives the server being killed, not power
                          loss; full: power loss too, at an fsync per commit (added to every event's latency).
                          DATA/store.db only
-  --nats URL             join a cluster over NATS JetStream instead of DATA/store.db (docs/cluster.md); every
-                         node of the cluster needs the same --data storage for native resume
+  --nats URL[,URL...]    join a cluster over NATS JetStream instead of DATA/store.db (docs/cluster.md); a
+                         user and password or a token may be in the URL or in NATS_USER/NATS_PASSWORD or
+                         NATS_TOKEN (never printed)
+  --cluster-secret-file F  the secret every node of the cluster shares (at least 32 bytes, mode 0600): every
+                         command, event and registry record on NATS is tagged with it; needed with --nats
+  --nats-creds FILE      a NATS .creds file (user JWT and nkey seed) or a user nkey seed
+  --nats-tls-ca FILE     the CA that signed the NATS servers' certificates (TLS)
+  --nats-tls-cert FILE   this node's client certificate, with --nats-tls-key FILE its key (TLS)
+  --nats-replicas N      replicas of the stream, the registry and the native state when this node creates
+                         them (a NATS cluster of three: 3; default 1)
   --nats-stream NAME     the cluster's stream (default PROVIDER_RUNTIME; its registry: the KV bucket NAME_sessions)
   --node ID              this node's id in the cluster (default <host>-<pid>-<random>)
   --lease-ms N           how long a node holds its sessions without renewing its lease (default 15000)
@@ -64,6 +74,12 @@ const FLAGS = {
   durability: { type: "string" },
   nats: { type: "string" },
   "nats-stream": { type: "string" },
+  "nats-creds": { type: "string" },
+  "nats-tls-ca": { type: "string" },
+  "nats-tls-cert": { type: "string" },
+  "nats-tls-key": { type: "string" },
+  "nats-replicas": { type: "string" },
+  "cluster-secret-file": { type: "string" },
   node: { type: "string" },
   "lease-ms": { type: "string" },
   "agent-nice": { type: "string" },
@@ -100,6 +116,66 @@ function agentNiceOf(text: string | undefined): number {
   return nice;
 }
 
+function replicasOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const replicas = Number(text);
+  if (!/^\d+$/.test(text) || replicas < 1 || replicas > 5)
+    throw new UsageError(`--nats-replicas must be 1..5, not "${text}"`);
+  return replicas;
+}
+
+/** The NATS flags: none without --nats; with it, the cluster secret is required. */
+function natsFlagsOf(values: Record<string, string | boolean | undefined>) {
+  const natsOnly = [
+    "nats-stream",
+    "node",
+    "lease-ms",
+    "nats-creds",
+    "nats-tls-ca",
+    "nats-tls-cert",
+    "nats-tls-key",
+    "nats-replicas",
+    "cluster-secret-file",
+  ];
+  const nats = values.nats;
+  if (typeof nats !== "string") {
+    const stray = natsOnly.find((flag) => values[flag] !== undefined);
+    if (stray !== undefined) throw new UsageError(`--${stray} goes with --nats`);
+    return undefined;
+  }
+  const secretFile = values["cluster-secret-file"];
+  if (typeof secretFile !== "string")
+    throw new UsageError("--nats needs --cluster-secret-file: nothing on the bus is trusted without it");
+  if ((values["nats-tls-cert"] === undefined) !== (values["nats-tls-key"] === undefined))
+    throw new UsageError("--nats-tls-cert and --nats-tls-key go together");
+  let parsed: ReturnType<typeof parseNatsServers>;
+  try {
+    parsed = parseNatsServers(nats, process.env);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const credentials = parsed.credentials;
+  const file = (flag: string) => {
+    const value = values[flag];
+    return typeof value === "string" ? resolve(value) : undefined;
+  };
+  const creds = file("nats-creds");
+  if (creds !== undefined) credentials.credsFile = creds;
+  const tls = { caFile: file("nats-tls-ca"), certFile: file("nats-tls-cert"), keyFile: file("nats-tls-key") };
+  if (tls.caFile !== undefined || tls.certFile !== undefined) {
+    credentials.tls = {};
+    if (tls.caFile !== undefined) credentials.tls.caFile = tls.caFile;
+    if (tls.certFile !== undefined) credentials.tls.certFile = tls.certFile;
+    if (tls.keyFile !== undefined) credentials.tls.keyFile = tls.keyFile;
+  }
+  return {
+    servers: parsed.servers,
+    credentials,
+    secretFile: resolve(secretFile),
+    replicas: replicasOf(values["nats-replicas"] as string | undefined),
+  };
+}
+
 function durabilityOf(text: string | undefined): "full" | "normal" {
   if (text === undefined || text === "normal") return "normal";
   if (text === "full") return "full";
@@ -122,8 +198,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT_OK;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  if (values.nats === undefined && (values["nats-stream"] ?? values.node ?? values["lease-ms"]) !== undefined)
-    throw new UsageError("--nats-stream, --node and --lease-ms go with --nats");
+  const natsFlags = natsFlagsOf(values);
   const leaseMs = leaseOf(values["lease-ms"]);
   if (values.nats !== undefined && values.durability !== undefined)
     throw new UsageError("--durability is for DATA/store.db, not --nats");
@@ -180,9 +255,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   process.once("exit", releaseLock);
   try {
     let cluster: ClusterNode | undefined;
-    if (values.nats !== undefined) {
+    if (natsFlags !== undefined) {
       cluster = await startClusterNode({
-        servers: values.nats.split(","),
+        servers: natsFlags.servers,
+        credentials: natsFlags.credentials,
+        auth: await readClusterSecret(natsFlags.secretFile),
+        ...(natsFlags.replicas === undefined ? {} : { replicas: natsFlags.replicas }),
         dataDir,
         warn,
         ...(root === undefined ? {} : { root }),
@@ -192,7 +270,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         ...(modelBaseUrl === undefined ? {} : { modelBaseUrl }),
         driverDefaults,
       });
-      warn(`node ${cluster.commands.node} of cluster ${cluster.store.stream} on ${values.nats}`);
+      warn(
+        `node ${cluster.commands.node} of cluster ${cluster.store.stream} on ${natsFlags.servers.join(",")}`,
+      );
     }
     // One server per DATA/store.db: a second one's restore would close the first's live sessions. (Cluster nodes
     // share DATA for native state by design; the cluster's store keeps them apart.)
@@ -226,7 +306,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     await stop();
     if (error instanceof UsageError) throw error;
-    warn(error instanceof Error ? error.message : String(error));
+    // A message of the NATS client may quote the URL it was given: never with a password in it.
+    warn(redactUrl(error instanceof Error ? error.message : String(error)));
     return EXIT_FAILURE;
   } finally {
     signals.dispose();

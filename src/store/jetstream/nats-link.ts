@@ -1,9 +1,12 @@
 import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
+import { type NatsCredentials, readCredsFile } from "./nats-credentials.js";
 import { loadNatsModules, type NatsModules } from "./nats-modules.js";
 
 export interface NatsLinkOptions {
+  /** Server URLs without credentials (parseNatsServers takes them out). */
   servers: string | string[];
+  credentials?: NatsCredentials;
   /** The connection's name, as NATS monitoring shows it. */
   name?: string;
 }
@@ -37,18 +40,28 @@ export class NatsLink {
 
   static async open(options: NatsLinkOptions): Promise<NatsLink> {
     const modules = await loadNatsModules();
-    const nc = await modules.transport.connect({
-      servers: options.servers,
-      name: options.name ?? "provider-runtime",
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 250,
-      reconnectJitter: 100,
-      pingInterval: 5_000,
-      maxPingOut: 2,
-      // Without it the client builds an Error (a stack trace) for every request up front, in case it fails: a
-      // quarter of the CPU a publish costs.
-      noAsyncTraces: true,
-    });
+    const nc = await modules.transport
+      .connect({
+        servers: options.servers,
+        ...(await authOptions(modules, options.credentials ?? {})),
+        name: options.name ?? "provider-runtime",
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 250,
+        reconnectJitter: 100,
+        pingInterval: 5_000,
+        maxPingOut: 2,
+        // Without it the client builds an Error (a stack trace) for every request up front, in case it fails: a
+        // quarter of the CPU a publish costs.
+        noAsyncTraces: true,
+      })
+      .catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(
+          `could not connect to NATS at ${String(options.servers)} (${reason}): check the URL, the credentials ` +
+            "(user and password, token, --nats-creds) and the TLS files (--nats-tls-ca/-cert/-key)",
+          { cause: error },
+        );
+      });
     try {
       const jsm = await modules.jetstream.jetstreamManager(nc);
       return new NatsLink(modules, nc, modules.jetstream.jetstream(nc, { timeout: 5_000 }), jsm);
@@ -165,6 +178,31 @@ export class NatsLink {
     // Closed: nobody waits for a connection that will not come back.
     for (const resolve of this.#waitingConnected.splice(0)) resolve();
   }
+}
+
+/** The client's options for the credentials: user/password or token, a `.creds` file or nkey seed, TLS files. */
+async function authOptions(modules: NatsModules, credentials: NatsCredentials) {
+  const options: {
+    user?: string;
+    pass?: string;
+    token?: string;
+    authenticator?: ReturnType<typeof modules.transport.credsAuthenticator>;
+    tls?: { caFile?: string; certFile?: string; keyFile?: string };
+  } = {};
+  if (credentials.token !== undefined) options.token = credentials.token;
+  if (credentials.user !== undefined) {
+    options.user = credentials.user;
+    options.pass = credentials.pass ?? "";
+  }
+  if (credentials.credsFile !== undefined) {
+    const creds = await readCredsFile(credentials.credsFile);
+    options.authenticator =
+      creds.kind === "creds"
+        ? modules.transport.credsAuthenticator(creds.bytes)
+        : modules.transport.nkeyAuthenticator(creds.seed);
+  }
+  if (credentials.tls !== undefined) options.tls = { ...credentials.tls };
+  return options;
 }
 
 /** Errors of an unreachable or recovering NATS, which a retry may fix (not an API error the server answered). */

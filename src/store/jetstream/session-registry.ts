@@ -1,14 +1,14 @@
 import type { KV } from "@nats-io/kv";
 import { BoundedMap } from "../../kit/bounded-map.js";
 import type { SessionPatch, SessionRecord } from "../types.js";
+import type { MessageAuth } from "./message-auth.js";
 import { isTransient, type NatsLink } from "./nats-link.js";
+import { decodeRecord, encodeRecord } from "./record-codec.js";
 
 /** KV's answer to a write whose expected revision is not the key's last. */
 const WRONG_LAST_SEQUENCE = 10071;
 /** Records (with their revision) this node keeps: what it reads or writes, bounded. */
 const KNOWN_RECORDS = 10_000;
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 interface Known {
   record: SessionRecord;
@@ -39,6 +39,10 @@ export class SessionRegistry {
     readonly link: NatsLink,
     readonly kv: KV,
     readonly warn: (message: string) => void = () => undefined,
+    /** Tags every record and checks every one read; undefined: none (a store without a cluster secret). */
+    readonly auth: MessageAuth | undefined = undefined,
+    /** Told of a record whose tag fails: it is read as absent. */
+    readonly onForged: (id: string, revision: number) => void = () => undefined,
   ) {}
 
   get pendingPatches(): number {
@@ -48,7 +52,7 @@ export class SessionRegistry {
   /** Stores a new record; refused (an error) when the id exists or NATS is unreachable. */
   async create(record: SessionRecord): Promise<void> {
     try {
-      const revision = await this.kv.create(record.id, encoder.encode(JSON.stringify(record)));
+      const revision = await this.kv.create(record.id, encodeRecord(this.auth, record));
       this.#known.set(record.id, { record, revision });
     } catch (error) {
       if (isWrongLastSequence(error)) throw new Error(`session ${record.id} exists`);
@@ -167,7 +171,7 @@ export class SessionRegistry {
       const record = change(current.record);
       if (record === undefined) return undefined;
       try {
-        const revision = await this.kv.update(id, encoder.encode(JSON.stringify(record)), current.revision);
+        const revision = await this.kv.update(id, encodeRecord(this.auth, record), current.revision);
         this.#known.set(id, { record, revision });
         this.link.succeeded();
         return record;
@@ -186,10 +190,13 @@ export class SessionRegistry {
       this.#known.release(id);
       return undefined;
     }
-    const known = {
-      record: JSON.parse(decoder.decode(entry.value)) as SessionRecord,
-      revision: entry.revision,
-    };
+    const record = decodeRecord(this.auth, id, entry.value);
+    if (record === "forged") {
+      this.#known.release(id);
+      this.onForged(id, entry.revision);
+      return undefined;
+    }
+    const known = { record, revision: entry.revision };
     this.#known.set(id, known);
     return known;
   }

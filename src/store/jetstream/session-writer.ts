@@ -1,6 +1,7 @@
 import type { JetStreamApiError } from "@nats-io/jetstream";
 import { Fifo } from "../../kit/fifo.js";
 import type { AppendBuffer } from "./append-buffer.js";
+import { eventTag, type MessageCheck } from "./event-auth.js";
 import {
   bodyLimit,
   type EncodedEvent,
@@ -13,7 +14,10 @@ import {
   positionOf,
   type StoredPosition,
 } from "./event-codec.js";
+import type { MessageAuth } from "./message-auth.js";
+import { HEADER_AUTH } from "./message-auth.js";
 import type { NatsLink } from "./nats-link.js";
+import { lastAuthentic } from "./subject-index.js";
 
 /** JetStream's answer to a publish whose `Nats-Expected-Last-Subject-Sequence` is not the subject's last. */
 const WRONG_LAST_SEQUENCE = 10071;
@@ -51,6 +55,10 @@ export class SessionWriter {
     readonly stream: string,
     readonly link: NatsLink,
     readonly buffer: AppendBuffer,
+    /** Tags each message; undefined: none (a store without a cluster secret). */
+    readonly auth: MessageAuth | undefined,
+    /** Says whether a stored message is ours: a forged one at the subject's end is not where this writer goes on. */
+    readonly check: MessageCheck,
   ) {}
 
   get idle(): boolean {
@@ -121,6 +129,7 @@ export class SessionWriter {
     if (message.last !== message.first) headers.set(HEADER_LAST, String(message.last));
     headers.set(HEADER_EVENT_ID, message.eventId);
     if (message.parts > 1) headers.set(HEADER_PART, `${message.part}/${message.parts}`);
+    if (this.auth !== undefined) headers.set(HEADER_AUTH, eventTag(this.auth, this.subject, message));
     const ack = await this.link.js.publish(this.subject, message.data, {
       msgID: message.msgId,
       headers,
@@ -133,7 +142,12 @@ export class SessionWriter {
   async #loadTail(): Promise<SubjectTail | null> {
     const last = await this.link.jsm.streams.getMessage(this.stream, { last_by_subj: this.subject });
     if (last === null) return null;
-    const position = positionOf(last.header);
+    let position = positionOf(last.header);
+    if (!this.check({ headers: last.header, data: last.data, seq: last.seq })) {
+      // Forged (or not ours): the place to go on from is the last message a node wrote, wherever it is.
+      position =
+        (await lastAuthentic(this.link, this.stream, this.subject, this.check, last.seq)) ?? undefined;
+    }
     // A message without our headers on our subject (written by something else): go on after it.
     return { ...(position ?? { first: 0, last: 0, eventId: "", part: 1, parts: 1 }), streamSeq: last.seq };
   }

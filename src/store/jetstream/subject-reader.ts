@@ -1,5 +1,6 @@
 import type { Consumer, ConsumerMessages } from "@nats-io/jetstream";
 import type { RuntimeEvent } from "../../contracts/events.js";
+import type { MessageCheck } from "./event-auth.js";
 import { EventAssembler } from "./event-codec.js";
 import type { NatsLink } from "./nats-link.js";
 import { findStart } from "./subject-index.js";
@@ -12,6 +13,10 @@ const LIVE_WAIT_MS = 10_000;
 export interface SubjectAddress {
   stream: string;
   subject: string;
+  /** Which messages are ours: one that fails (forged) is skipped, never assembled into events. */
+  check: MessageCheck;
+  /** The stream's replicas: above 1, readers' consumers are replicated as much (see `consumerAt`). */
+  replicas?: number;
 }
 
 /**
@@ -24,10 +29,13 @@ export async function readSubject(
   after: number,
   limit: number,
 ): Promise<RuntimeEvent[]> {
-  const { start, stored } = await findStart(link, address.stream, address.subject, after);
+  // Retried: a NATS cluster that just lost a server times requests out until it has chosen new leaders.
+  const { start, stored } = await link.retry(() =>
+    findStart(link, address.stream, address.subject, after, address.check),
+  );
   const events: RuntimeEvent[] = [];
   if (!stored || limit <= 0) return events;
-  const consumer = await orderedConsumer(link, address, start);
+  const consumer = await link.retry(() => consumerAt(link, address, start));
   const assembler = new EventAssembler();
   let last = after;
   try {
@@ -38,7 +46,8 @@ export async function readSubject(
       for await (const message of batch) {
         seen++;
         pending = message.info.pending;
-        for (const event of assembler.push(message.headers, message.data)) {
+        const ours = address.check({ headers: message.headers, data: message.data, seq: message.seq });
+        for (const event of ours ? assembler.push(message.headers, message.data) : []) {
           // Strictly increasing: whatever a split brain left in the log, a reader never sees a sequence twice.
           if (event.sequence <= last || events.length >= limit) continue;
           events.push(event);
@@ -75,8 +84,10 @@ export async function* followSubject(
     while (!signal.aborted) {
       let consumer: Consumer;
       try {
-        next ??= (await link.retry(() => findStart(link, address.stream, address.subject, last))).start;
-        consumer = await link.retry(() => orderedConsumer(link, address, next ?? 1));
+        next ??= (
+          await link.retry(() => findStart(link, address.stream, address.subject, last, address.check))
+        ).start;
+        consumer = await link.retry(() => consumerAt(link, address, next ?? 1));
       } catch (error) {
         if (link.nc.isClosed()) return;
         throw error;
@@ -89,6 +100,7 @@ export async function* followSubject(
           batch = await consumer.fetch({ max_messages: BATCH, expires: LIVE_WAIT_MS });
           if (signal.aborted) batch.stop();
           for await (const message of batch) {
+            if (!address.check({ headers: message.headers, data: message.data, seq: message.seq })) continue;
             const events = assembler.push(message.headers, message.data);
             if (events.length === 0) continue;
             resumeAt = message.seq + 1;
@@ -114,8 +126,27 @@ export async function* followSubject(
   }
 }
 
-function orderedConsumer(link: NatsLink, address: SubjectAddress, start: number): Promise<Consumer> {
-  const { DeliverPolicy } = link.modules.jetstream;
+/**
+ * A consumer of one subject from stream sequence `start`. On one server, an ordered consumer (the client makes and
+ * remakes it). On a replicated stream, an ephemeral consumer with as many replicas: an R1 consumer is placed on any
+ * of the stream's peers, an offline one included, and then never answers — after one of three servers died, half
+ * of all consumers made timed out until the server came back (nats-server 2.9.10).
+ */
+async function consumerAt(link: NatsLink, address: SubjectAddress, start: number): Promise<Consumer> {
+  const { AckPolicy, DeliverPolicy } = link.modules.jetstream;
+  const replicas = address.replicas ?? 1;
+  if (replicas > 1) {
+    const info = await link.jsm.consumers.add(address.stream, {
+      ack_policy: AckPolicy.None,
+      deliver_policy: DeliverPolicy.StartSequence,
+      opt_start_seq: start,
+      filter_subject: address.subject,
+      num_replicas: replicas,
+      // A reader that dies leaves its consumer behind: the server removes it after this long unused (ns).
+      inactive_threshold: 60 * 1_000_000_000,
+    });
+    return link.js.consumers.get(address.stream, info.name);
+  }
   return link.js.consumers.get(address.stream, {
     // One subject as `filter_subject`: a list (`filter_subjects`) needs nats-server 2.10.
     filter_subjects: address.subject,

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { processesWithTmpdir } from "../../cli/support/cli-process.js";
@@ -6,6 +7,17 @@ import { ServeProcess } from "../../server/support/serve-process.js";
 import { SseReader } from "../../server/support/sse-reader.js";
 
 export const CLUSTER_TOKEN = "cluster-test-token";
+
+export interface ClusterNodesOptions {
+  /** Each node its own `--data` (DATA/<name>), as machines without a shared disk; default one shared dir. */
+  separateData?: boolean;
+  /** More NATS flags for every node (`--nats-creds F`, `--nats-tls-ca F`, `--nats-replicas 3`). */
+  natsArgs?: string[];
+  /** The nodes' environment (NATS_USER, NATS_PASSWORD). */
+  env?: Record<string, string>;
+  /** More flags for every node (`--root DIR`, `--model-url URL` instead of `--mock`). */
+  serveArgs?: string[];
+}
 
 /**
  * `serve --nats` nodes sharing one NATS server and one `--data` (native resume after a takeover needs it); with no
@@ -17,21 +29,46 @@ export class ClusterNodes {
   /** Every node started, a restarted name's earlier ones too: `dispose` stops them and removes their TMPDIRs. */
   readonly #started: ServeProcess[] = [];
   readonly readers: SseReader[] = [];
+  /** The cluster secret every node reads (`--cluster-secret-file`): made for the test, mode 0600. */
+  readonly secretFile = join(this.data, "cluster-secret");
 
   constructor(
     readonly natsUrl: string | undefined,
     readonly leaseMs = 3_000,
-  ) {}
+    readonly options: ClusterNodesOptions = {},
+  ) {
+    writeFileSync(this.secretFile, randomBytes(32).toString("base64url"), { mode: 0o600 });
+  }
 
-  async start(name: string, extra: string[] = []): Promise<ServeProcess> {
+  /** The node's `--data`. */
+  dataOf(name: string): string {
+    if (!this.options.separateData) return this.data;
+    const dir = join(this.data, name);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  }
+
+  /** Starts a node; `extra` comes last (a second `--nats URL` there replaces the cluster's). */
+  async start(name: string, extra: string[] = [], env: Record<string, string> = {}): Promise<ServeProcess> {
     const node = await ServeProcess.start({
-      data: this.data,
+      data: this.dataOf(name),
       token: CLUSTER_TOKEN,
+      env: { ...this.options.env, ...env },
       extra: [
         ...(this.natsUrl === undefined
           ? []
-          : ["--nats", this.natsUrl, "--node", name, "--lease-ms", String(this.leaseMs)]),
-        "--mock",
+          : [
+              "--nats",
+              this.natsUrl,
+              "--node",
+              name,
+              "--lease-ms",
+              String(this.leaseMs),
+              "--cluster-secret-file",
+              this.secretFile,
+              ...(this.options.natsArgs ?? []),
+            ]),
+        ...(this.options.serveArgs ?? ["--mock"]),
         ...extra,
       ],
     });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, connect as tcpConnect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,11 +20,29 @@ export interface NatsServer {
   dispose(): Promise<void>;
 }
 
-export async function startNatsServer(): Promise<NatsServer> {
+export interface NatsServerOptions {
+  /**
+   * The server's configuration file (`-c`), given its client port and JetStream dir: users, permissions, TLS,
+   * a cluster's routes. Without it, the bare flags.
+   */
+  config?: (port: number, storeDir: string) => string;
+  /** The client port, when it must be known beforehand (a cluster's routes); default a free one. */
+  port?: number;
+  /** The URL scheme the tests connect with (`tls` for a TLS-only server); default nats. */
+  scheme?: string;
+}
+
+export async function startNatsServer(options: NatsServerOptions = {}): Promise<NatsServer> {
   const root = await mkdtemp(join(tmpdir(), "pr-nats-"));
   const storeDir = join(root, "js");
-  const port = await freePort();
-  let child: ChildProcess | undefined = await launch(port, storeDir);
+  const port = options.port ?? (await freePort());
+  let args = ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", storeDir];
+  if (options.config !== undefined) {
+    const file = join(root, "nats.conf");
+    await writeFile(file, options.config(port, storeDir), { mode: 0o600 });
+    args = ["-c", file];
+  }
+  let child: ChildProcess | undefined = await launch(port, args);
 
   const stop = async (): Promise<void> => {
     const running = child;
@@ -32,13 +50,13 @@ export async function startNatsServer(): Promise<NatsServer> {
     if (running) await kill(running);
   };
   return {
-    url: `nats://127.0.0.1:${port}`,
+    url: `${options.scheme ?? "nats"}://127.0.0.1:${port}`,
     port,
     storeDir,
     stop,
     async restart() {
       await stop();
-      child = await launch(port, storeDir);
+      child = await launch(port, args);
     },
     async dispose() {
       await stop();
@@ -47,8 +65,8 @@ export async function startNatsServer(): Promise<NatsServer> {
   };
 }
 
-async function launch(port: number, storeDir: string): Promise<ChildProcess> {
-  const child = spawn(NATS_SERVER_BIN, ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", storeDir], {
+async function launch(port: number, args: string[]): Promise<ChildProcess> {
+  const child = spawn(NATS_SERVER_BIN, args, {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let log = "";
