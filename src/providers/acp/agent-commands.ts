@@ -34,6 +34,13 @@ export const HOST_APPROVAL_MODES: Record<KnownAcpAgent, string> = {
   "codex-acp": "read-only",
 };
 
+/**
+ * Codex feature switches for codex-acp's Codex (0.166): without `default_mode_request_user_input` its
+ * `request_user_input` tool answers the model itself outside plan mode ("request_user_input is unavailable in
+ * Default mode") and never reaches codex-acp, which turns the questions into form elicitations.
+ */
+export const CODEX_ACP_FEATURES: Record<string, boolean> = { default_mode_request_user_input: true };
+
 /** The known agent a command line runs, recognised by its package name. */
 export function knownAcpAgentIn(commandLine: string): KnownAcpAgent | undefined {
   return KNOWN_ACP_AGENTS.find((name) => commandLine.includes(name));
@@ -99,7 +106,11 @@ export async function acpAgentCommand(
   // approval policy and sandbox of the session mode.
   // Its @openai/codex dependency ships bubblewrap, so the read-only sandbox works without a system bwrap.
   const codexHome = join(stateDir, "codex-home");
-  const home = await writeCodexHome(codexHome, modelBaseUrl, { requestMaxRetries: 0, streamMaxRetries: 0 });
+  const home = await writeCodexHome(codexHome, modelBaseUrl, {
+    requestMaxRetries: 0,
+    streamMaxRetries: 0,
+    features: CODEX_ACP_FEATURES,
+  });
   return {
     command,
     env: { HOME: codexHome, ...home, ...mode, ...tmp, ...owned },

@@ -7,6 +7,7 @@ import type { EventBuilder } from "../../kit/event-builder.js";
 import { idKey, isObject, type JsonObject, num, own, str } from "../../kit/guards.js";
 import { malformedRecordWarning, providerEvent } from "../../kit/warnings.js";
 import type { AcpSessionState, OutgoingRequest } from "./session-state.js";
+import { endSubagentsOfTurn } from "./subagents.js";
 import { endToolsOfTurn } from "./tool-calls.js";
 import { ACP_ERROR, type AcpRpcError, errorClassOf, isRecoverableError } from "./wire.js";
 
@@ -99,8 +100,9 @@ export function endTurn(
   }
   const context = state.context(raw, { turnId });
   return [
-    ...state.closeText(b, raw),
+    ...state.closeAllText(b, raw),
     ...endToolsOfTurn(state, b, turnId, raw),
+    ...endSubagentsOfTurn(state, b, turnId, raw),
     ...before(),
     b.emit("turn.completed", payload, context),
   ];

@@ -27,6 +27,8 @@ export interface ClientMethodHandler {
   note?: string;
   /** The canonical request a call of this method opens (requests only). */
   requestType?: (params: JsonObject) => CanonicalRequestType;
+  /** The canonical request, when it depends on what the session knows (the tool call it belongs to). */
+  requestTypeIn?: (state: AcpSessionState, params: JsonObject) => CanonicalRequestType;
   asksUser?: boolean;
   detail?: (params: JsonObject) => string | undefined;
   /** Events besides the request (for notifications: all of them). */
@@ -82,6 +84,17 @@ function elicitationDecision(_request: InboundRequest, result: JsonObject): Appr
   return action === "accept" ? "accept" : action === "decline" ? "decline" : "cancel";
 }
 
+/**
+ * An elicitation tied to a tool call that is not an MCP tool's is the agent asking the user through its own
+ * question tool; ACP also ties an MCP server's elicitation to the MCP tool call that raised it, or to none.
+ */
+function elicitationRequestType(state: AcpSessionState, params: JsonObject): CanonicalRequestType {
+  const toolCallId = str(params.toolCallId);
+  if (toolCallId === undefined) return "mcp_elicitation";
+  const tool = state.tools.get(`tool:${toolCallId}`)?.state;
+  return tool?.itemType === "mcp_tool_call" ? "mcp_elicitation" : "tool_user_input";
+}
+
 /** The v1 client methods (and the unstable ones), by method. */
 export const CLIENT_METHOD_HANDLERS: Record<string, ClientMethodHandler> = {
   "session/request_permission": {
@@ -108,7 +121,12 @@ export const CLIENT_METHOD_HANDLERS: Record<string, ClientMethodHandler> = {
   "terminal/kill": capability(terminalOf),
   "elicitation/create": {
     yields: ["request.opened", "user-input.requested", "user-input.resolved", "request.resolved"],
+    note:
+      "tied to a tool call of the agent's own (its question tool: claude-agent-acp's AskUserQuestion, codex-acp's " +
+      "request_user_input) → tool_user_input; one from an MCP server (no tool call, or an MCP tool's) → " +
+      "mcp_elicitation; the form's typed content is the answer",
     requestType: () => "mcp_elicitation",
+    requestTypeIn: elicitationRequestType,
     asksUser: true,
     detail: (params) => str(params.message),
     decide: elicitationDecision,
@@ -171,7 +189,7 @@ export function openInboundRequest(
   jsonRpcId: string,
 ): RuntimeEvent[] {
   const { state, b, method, params, raw } = input;
-  const requestType = handler.requestType?.(params) ?? "unknown";
+  const requestType = handler.requestTypeIn?.(state, params) ?? handler.requestType?.(params) ?? "unknown";
   const asksUser = handler.asksUser === true;
   const requestId = state.openInbound(jsonRpcId, {
     method,
@@ -235,8 +253,7 @@ export function resolveInboundRequest(
   });
   const events: RuntimeEvent[] = [];
   if (request.isUserInput) {
-    const answers =
-      "result" in answer ? (answer.result.content ?? answer.result.answers ?? answer.result) : {};
+    const answers = "result" in answer ? (answer.result.content ?? answer.result.answers ?? {}) : {};
     events.push(b.emit("user-input.resolved", { answers }, context));
   }
   events.push(

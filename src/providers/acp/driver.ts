@@ -46,6 +46,8 @@ class AcpDriver implements RuntimeDriver {
   readonly #session: DriverSession;
   readonly #mapper: AcpMapper;
   readonly #pending = new Map<string, PendingAnswer>();
+  /** Answers that came before the SDK asked for them (see respond). */
+  readonly #early = new Map<string, RequestResponse>();
   #agent: AgentProcess | undefined;
   #connection: AcpConnection | undefined;
   #stopping = false;
@@ -84,9 +86,11 @@ class AcpDriver implements RuntimeDriver {
     } = this.options.env ?? {};
     if (ownedDir !== undefined) this.#ownedDir.own(ownedDir);
     // The SDK first: if it cannot be loaded, no agent is started and the stream ends with the error.
-    let sdk: typeof import("@agentclientprotocol/sdk");
+    // The unstable entry: its schema knows the updates our capabilities unlock (subagent_update, session_message,
+    // plan_update); the stable one rejects them before the tap's mapping, logging each as an error.
+    let sdk: typeof import("@agentclientprotocol/sdk/unstable");
     try {
-      sdk = await importAgentSdk(AGENT_PACKAGES.acpSdk, () => import("@agentclientprotocol/sdk"));
+      sdk = await importAgentSdk(AGENT_PACKAGES.acpSdk, () => import("@agentclientprotocol/sdk/unstable"));
     } catch (error) {
       const message = `could not load the ACP SDK: ${errorText(error)}`;
       this.#session.terminate({ kind: "crash", message });
@@ -152,7 +156,14 @@ class AcpDriver implements RuntimeDriver {
 
   async respond(requestId: string, response: RequestResponse): Promise<void> {
     const pending = this.#pending.get(requestId);
-    if (pending === undefined) throw new UnknownRequestError(requestId);
+    if (pending === undefined) {
+      // The host may answer from the request.opened event before the SDK has handed us the request (it parses
+      // an elicitation's params first): the answer waits for it.
+      if (!this.#mapper.isOpenRequest(requestId) || this.#early.has(requestId))
+        throw new UnknownRequestError(requestId);
+      this.#early.set(requestId, response);
+      return;
+    }
     this.#pending.delete(requestId);
     pending.resolve(response);
   }
@@ -179,6 +190,11 @@ class AcpDriver implements RuntimeDriver {
 
   #askHost(requestId: string): Promise<RequestResponse> {
     if (this.#stopping) return Promise.resolve({ decision: "cancel" });
+    const early = this.#early.get(requestId);
+    if (early !== undefined) {
+      this.#early.delete(requestId);
+      return Promise.resolve(early);
+    }
     return new Promise((resolve) => this.#pending.set(requestId, { resolve }));
   }
 
