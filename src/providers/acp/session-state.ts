@@ -271,13 +271,7 @@ export class AcpSessionState {
     raw: RuntimeEventRaw,
     which: (kind: TextKind) => boolean = () => true,
   ): RuntimeEvent[] {
-    return closeOpenText(
-      this.#text,
-      b,
-      raw,
-      (itemId, parent) => this.itemContext(raw, itemId, parent),
-      which,
-    );
+    return closeOpenText(this.#text, b, (itemId, parent) => this.itemContext(raw, itemId, parent), which);
   }
 
   /** Completes the open text items of every session, children too (a turn ends). */
