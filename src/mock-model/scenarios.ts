@@ -184,8 +184,15 @@ export function splitWords(text: string): string[] {
 function shellCall(facts: RequestFacts): ToolChoice {
   if (facts.tools.has("exec_command")) return { name: "exec_command", input: { cmd: SHELL_COMMAND } };
   if (facts.tools.has("shell")) return { name: "shell", input: { command: ["bash", "-lc", SHELL_COMMAND] } };
-  if (facts.tools.has("Bash"))
-    return { name: "Bash", input: { command: SHELL_COMMAND, description: "Print the mock marker" } };
+  // Claude Code's `Bash`; OpenCode's and GitHub Copilot CLI's lowercase `bash` take the same input.
+  for (const name of ["Bash", "bash"]) {
+    const tool = facts.tools.get(name);
+    if (tool !== undefined)
+      return {
+        name,
+        input: keepOfferedParameters({ command: SHELL_COMMAND, description: "Print the mock marker" }, tool),
+      };
+  }
   return { missing: "no shell tool offered" };
 }
 
@@ -211,11 +218,14 @@ function editCall(facts: RequestFacts): ToolChoice {
   const applyPatch = facts.tools.get("apply_patch");
   if (applyPatch !== undefined)
     return { name: "apply_patch", input: applyPatch.kind === "custom" ? patch : { input: patch } };
-  if (facts.tools.has("Write"))
-    return {
-      name: "Write",
-      input: { file_path: inCwd(facts, EDIT_FILE_NAME), content: `${EDIT_FILE_CONTENT}\n` },
-    };
+  const path = inCwd(facts, EDIT_FILE_NAME);
+  const content = `${EDIT_FILE_CONTENT}\n`;
+  if (facts.tools.has("Write")) return { name: "Write", input: { file_path: path, content } };
+  // OpenCode's `write`; GitHub Copilot CLI's `create` (its `edit` changes an existing file only).
+  if (facts.tools.get("write")?.parameters.has("filePath") === true)
+    return { name: "write", input: { filePath: path, content } };
+  if (facts.tools.get("create")?.parameters.has("file_text") === true)
+    return { name: "create", input: { path, file_text: content } };
   return { missing: "no edit tool offered" };
 }
 

@@ -8,7 +8,7 @@ import { providerEvent } from "../../kit/warnings.js";
 import { decisionOfOption } from "./permission-options.js";
 import type { AcpSessionState, InboundRequest } from "./session-state.js";
 import { requestTypeOfToolKind, toolItemIdOf } from "./tool-calls.js";
-import { commandLine } from "./tool-facts.js";
+import { commandLine, fillDiffs } from "./tool-facts.js";
 
 export interface ClientMethodInput {
   state: AcpSessionState;
@@ -31,6 +31,8 @@ export interface ClientMethodHandler {
   requestTypeIn?: (state: AcpSessionState, params: JsonObject) => CanonicalRequestType;
   asksUser?: boolean;
   detail?: (params: JsonObject) => string | undefined;
+  /** What opening the request tells the mapper (no events of its own). */
+  opened?: (state: AcpSessionState, params: JsonObject) => void;
   /** Events besides the request (for notifications: all of them). */
   events?: (input: ClientMethodInput) => RuntimeEvent[];
   /** Our answer as a canonical decision. Default: a result accepts, an error declines. */
@@ -103,6 +105,14 @@ export const CLIENT_METHOD_HANDLERS: Record<string, ClientMethodHandler> = {
     requestType: (params) =>
       requestTypeOfToolKind(isObject(params.toolCall) ? params.toolCall.kind : undefined),
     detail: (params) => (isObject(params.toolCall) ? str(params.toolCall.title) : undefined),
+    opened: (state, params) => {
+      // OpenCode sends a file edit's diff only in the request's toolCall: it fills the tool's facts where its own
+      // updates gave none (shown with the item's next update); the updates' own diffs are kept.
+      const update = isObject(params.toolCall) ? params.toolCall : undefined;
+      const toolCallId = str(update?.toolCallId);
+      const tool = toolCallId === undefined ? undefined : state.tools.get(`tool:${toolCallId}`);
+      if (update !== undefined && tool !== undefined) fillDiffs(tool.state.facts, update);
+    },
     decide: permissionDecision,
   },
   "session/update": { yields: [], note: "dispatched by sessionUpdate kind (group `update`)" },
@@ -204,6 +214,7 @@ export function openInboundRequest(
     itemId: toolItemIdOf(state, toolCallId),
     providerRefs: { providerRequestId: jsonRpcId, providerItemId: toolCallId },
   });
+  handler.opened?.(state, params);
   const detail = handler.detail?.(params);
   const events = handler.events?.(input) ?? [];
   events.push(

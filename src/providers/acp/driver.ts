@@ -103,7 +103,7 @@ class AcpDriver implements RuntimeDriver {
       ...(adapter === undefined ? [] : [ADAPTER_PACKAGES[adapter]]),
     ]);
     const env = agentEnv({
-      credentials: acpAgentCredentials(this.provider === "cursor" ? "cursor" : "acp", this.command),
+      credentials: acpAgentCredentials(this.provider === "cursor" ? "cursor" : "acp", this.command, adapter),
       mock: this.options.modelBaseUrl !== undefined,
       extra,
     });
@@ -303,6 +303,8 @@ function errorText(error: unknown): string {
 const ADAPTER_PACKAGES = {
   "claude-agent-acp": AGENT_PACKAGES.claudeAgentAcp,
   "codex-acp": AGENT_PACKAGES.codexAcp,
+  opencode: AGENT_PACKAGES.opencode,
+  copilot: AGENT_PACKAGES.copilot,
 } as const;
 
 /** Any ACP agent: `options.agentCommand` is its command line (`--provider acp --agent CMD`). */

@@ -83,34 +83,36 @@ function cachedChanges(facts: ToolFacts): FileChange[] {
   const cache = facts.changesCache;
   if (
     cache !== undefined &&
-    cache.content === facts.content &&
+    cache.content === facts.diffs &&
     cache.rawInput === facts.rawInput &&
     cache.kind === facts.kind
   ) {
     return cache.value as FileChange[];
   }
   const value = patchChanges(facts.rawInput) ?? diffChanges(facts);
-  facts.changesCache = { content: facts.content, rawInput: facts.rawInput, kind: facts.kind, value };
+  facts.changesCache = { content: facts.diffs, rawInput: facts.rawInput, kind: facts.kind, value };
   return value;
 }
 
 /**
- * From `diff` content `{path, oldText?, newText}`: no old text is a new file; ToolKind `delete` / `move` say so
+ * From `diff` content `{path, oldText?, newText}`: no (or an empty) old text is a new file; ToolKind `delete` / `move` say so
  * (ACP's diff has no destination field, so a move's `movePath` stays absent). Without diffs, a delete or move
  * still names its files by `locations`.
  */
 function diffChanges(facts: ToolFacts): FileChange[] {
   const changes: FileChange[] = [];
-  for (const block of facts.content ?? []) {
+  for (const block of facts.diffs ?? []) {
     if (!isObject(block) || block.type !== "diff") continue;
     const path = str(block.path);
     const newText = str(block.newText);
     if (path === undefined || newText === undefined) continue;
     const oldText = str(block.oldText);
+    // OpenCode 1.18 and GitHub Copilot CLI 1.0 send `oldText: ""` rather than none for a file they create (so an
+    // edit of an empty file reads as an add too).
     const kind: FileChangeKind =
       facts.kind === "delete" || facts.kind === "move"
         ? facts.kind
-        : oldText === undefined
+        : oldText === undefined || oldText === ""
           ? "add"
           : "update";
     const diff = textDiff(path, oldText ?? "", newText);
