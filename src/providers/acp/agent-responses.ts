@@ -131,8 +131,15 @@ function promptDone({ state, b, id, result, raw }: ResponseInput): RuntimeEvent[
       ],
     );
   }
+  // ACP says an agent answers a cancelled prompt with `cancelled`; OpenCode 1.18 stops the turn but says
+  // `end_turn`. A turn we asked to cancel and that ends without an error is cancelled (also one that finished just
+  // as the cancel arrived: the host asked it to stop).
+  const cancelled =
+    turnId !== undefined && state.cancelRequested.release(turnId) !== undefined && stopReason === "end_turn";
   return endTurn(state, b, id, raw, {
-    state: (stopReason === null ? undefined : own(TURN_STATE, stopReason)) ?? "completed",
+    state: cancelled
+      ? "cancelled"
+      : ((stopReason === null ? undefined : own(TURN_STATE, stopReason)) ?? "completed"),
     stopReason,
     ...(usage === undefined ? {} : { usage }),
   });

@@ -223,6 +223,8 @@ export class AcpMapper extends BaseMapper {
         return wire.method === "session/prompt" ? this.startTurn(wire.id, wire.params, rawRecord) : [];
       case "notification":
         // session/cancel and other notifications we send: correlation only (the agent's answer is the prompt's).
+        if (wire.method === "session/cancel" && state.currentTurnId !== undefined)
+          state.cancelRequested.set(state.currentTurnId, true);
         return [];
       case "response":
         if (state.refusedCalls.release(wire.id) !== undefined) return [];

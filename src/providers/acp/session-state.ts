@@ -89,6 +89,8 @@ export class AcpSessionState {
    * (its rendering of the model error): the turn fails with that text as its runtime.error.
    */
   readonly systemErrors: BoundedMap<string, { text: string }>;
+  /** Turns we sent `session/cancel` for. */
+  readonly cancelRequested: BoundedMap<string, true>;
   readonly clientCapabilities = new ClientCapabilities();
   /** JSON-RPC ids of agent calls refused for a capability we did not offer: our error answer only correlates. */
   readonly refusedCalls: BoundedMap<string, true>;
@@ -112,6 +114,7 @@ export class AcpSessionState {
     this.compactions = new IdTable(sessionId, "item", cap);
     this.terminals = new BoundedMap(cap);
     this.systemErrors = new BoundedMap(cap);
+    this.cancelRequested = new BoundedMap(cap);
     this.refusedCalls = new BoundedMap(cap);
   }
 

@@ -76,14 +76,17 @@ export function mapSubagentUpdate(
         ),
       ];
     }
-    const description = str(update.title) ?? "subagent";
+    // claude-agent-acp: title = the model's short description, description = the agent type; codex-acp: no
+    // title, description = the task it was given.
+    const title = str(update.title);
+    const description = title ?? "subagent";
     const opened = state.subagents.open(key, {
       childSessionId,
       turnId: state.currentTurnId,
       taskId: mintId(state.sessionId, "task", key),
       description,
-      agentType: str(update.description),
-      prompt: undefined,
+      agentType: title === undefined ? undefined : str(update.description),
+      prompt: title === undefined ? str(update.description) : undefined,
       idle: false,
     });
     sub = opened.entry.state;
