@@ -171,6 +171,9 @@ export const DRIVER_CASES: DriverCase[] = [
         "copilot 1.0.102 offers the model no plan or todo tool over ACP (it keeps todos with its sql tool)",
       ),
       question: no("copilot 1.0.102 offers the model no question tool over ACP"),
+      "model error": no(
+        "copilot 1.0.102 retries a failed model request 5 times, then says so only in assistant text ('Error: Failed to get response from the AI model…') and ends the prompt end_turn",
+      ),
       subagent: no(
         "copilot 1.0.102 runs its task tool's subagent but reports only the task tool call over ACP: no child session, subagent_update or session_message",
       ),
