@@ -48,6 +48,8 @@ class AcpDriver implements RuntimeDriver {
   readonly #pending = new Map<string, PendingAnswer>();
   /** Answers that came before the SDK asked for them (see respond). */
   readonly #early = new Map<string, RequestResponse>();
+  /** Requests whose answer has gone to the SDK: a second answer is refused even before it reaches the wire. */
+  readonly #answered = new Set<string>();
   #agent: AgentProcess | undefined;
   #connection: AcpConnection | undefined;
   #stopping = false;
@@ -159,11 +161,16 @@ class AcpDriver implements RuntimeDriver {
     if (pending === undefined) {
       // The host may answer from the request.opened event before the SDK has handed us the request (it parses
       // an elicitation's params first): the answer waits for it.
-      if (!this.#mapper.isOpenRequest(requestId) || this.#early.has(requestId))
+      if (
+        !this.#mapper.isOpenRequest(requestId) ||
+        this.#early.has(requestId) ||
+        this.#answered.has(requestId)
+      )
         throw new UnknownRequestError(requestId);
       this.#early.set(requestId, response);
       return;
     }
+    this.#answered.add(requestId);
     this.#pending.delete(requestId);
     pending.resolve(response);
   }
@@ -193,6 +200,7 @@ class AcpDriver implements RuntimeDriver {
     const early = this.#early.get(requestId);
     if (early !== undefined) {
       this.#early.delete(requestId);
+      this.#answered.add(requestId);
       return Promise.resolve(early);
     }
     return new Promise((resolve) => this.#pending.set(requestId, { resolve }));
