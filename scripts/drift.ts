@@ -58,6 +58,18 @@ const TARGETS: Target[] = [
     suite: "acp-codex",
     uses: "its dist/index.js (and the @openai/codex it depends on)",
   },
+  {
+    pkg: AGENT_PACKAGES.opencode.name,
+    pinned: AGENT_PACKAGES.opencode.version,
+    suite: "acp-opencode",
+    uses: "the opencode binary of its platform package (opencode-<os>-<arch>)",
+  },
+  {
+    pkg: AGENT_PACKAGES.copilot.name,
+    pinned: AGENT_PACKAGES.copilot.version,
+    suite: "acp-copilot",
+    uses: "the copilot binary of its platform package (@github/copilot-<os>-<arch>)",
+  },
 ];
 
 /** `_meta` keys the ACP mapper reads (tool-facts.ts, session-updates.ts); any other is reported. */

@@ -1,5 +1,5 @@
 /**
- * Records ACP fixtures: each known ACP agent from npm (claude-agent-acp, codex-acp), driven through the mock
+ * Records ACP fixtures: each known ACP agent from npm (claude-agent-acp, codex-acp, opencode, copilot), driven through the mock
  * model's scenarios, writes its wire traffic to test/fixtures/acp/<agent>-<scenario>.jsonl.
  * Run: npx tsx scripts/record-acp.ts [agent] [scenario]
  */

@@ -7,7 +7,7 @@
  */
 
 /** Whose credentials and config variables an agent may see. */
-export type AgentCredentials = "codex" | "claude" | "cursor" | "none";
+export type AgentCredentials = "codex" | "claude" | "cursor" | "opencode" | "copilot" | "none";
 
 interface Allow {
   names: readonly string[];
@@ -57,6 +57,19 @@ export const PROVIDER_ALLOW: Record<AgentCredentials, Allow> = {
     prefixes: ["ANTHROPIC_", "CLAUDE_"],
   },
   cursor: { names: [], prefixes: ["CURSOR_"] },
+  // OpenCode reads the keys of whichever model providers its config names; the common ones are allowed.
+  opencode: {
+    names: [
+      "ANTHROPIC_API_KEY",
+      "OPENAI_API_KEY",
+      "OPENROUTER_API_KEY",
+      "GEMINI_API_KEY",
+      "XDG_CONFIG_HOME",
+      "XDG_DATA_HOME",
+    ],
+    prefixes: ["OPENCODE_"],
+  },
+  copilot: { names: ["GH_TOKEN", "GITHUB_TOKEN", "GH_HOST"], prefixes: ["COPILOT_"] },
   none: { names: [], prefixes: [] },
 };
 
@@ -111,8 +124,11 @@ function truthy(value: string | undefined): boolean {
 export function acpAgentCredentials(
   provider: "acp" | "cursor",
   command: readonly string[],
+  /** The known agent recognised on the command line, when the caller has it. */
+  known?: string,
 ): AgentCredentials {
   if (provider === "cursor") return "cursor";
+  if (known === "opencode" || known === "copilot") return known;
   const line = command.join(" ");
   if (line.includes("claude-agent-acp")) return "claude";
   if (line.includes("codex-acp")) return "codex";

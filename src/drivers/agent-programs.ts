@@ -17,6 +17,8 @@ export const AGENT_PACKAGES = {
   acpSdk: { name: "@agentclientprotocol/sdk", version: "2.4.0" },
   claudeAgentAcp: { name: "@agentclientprotocol/claude-agent-acp", version: "0.101.0" },
   codexAcp: { name: "@agentclientprotocol/codex-acp", version: "2.6.0" },
+  opencode: { name: "opencode-ai", version: "1.18.33" },
+  copilot: { name: "@github/copilot", version: "1.0.102" },
 } as const;
 
 export interface AgentPackage {

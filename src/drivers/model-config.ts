@@ -18,6 +18,8 @@ export interface CodexHomeExtra {
   /** Codex retries a failed request (default 4 more times) and a broken stream (5 more times) with backoff. */
   requestMaxRetries?: number;
   streamMaxRetries?: number;
+  /** More `[features]` switches (plugins stays off). */
+  features?: Record<string, boolean>;
 }
 
 /** What to add to Codex's environment: its home, and the API key its `mock` provider reads. */
@@ -57,6 +59,7 @@ export function codexConfigToml(baseUrl: string, extra: CodexHomeExtra = {}): st
     "",
     "[features]",
     "plugins = false",
+    ...Object.entries(extra.features ?? {}).map(([name, on]) => `${name} = ${on}`),
     "",
   ].join("\n");
 }

@@ -1,9 +1,9 @@
 import { isObject, type JsonObject, objects, schemaPropertyNames, text } from "./json-shapes.js";
 import { announcedCwd, isSubagentTaskPrompt, scenarioFromPrompts } from "./prompt-markers.js";
-import type { OfferedTool, RequestFacts, ToolResultFact } from "./scenarios.js";
+import { type OfferedTool, type RequestFacts, TOOL_SEARCH, type ToolResultFact } from "./scenarios.js";
 
-const CALL_TYPES = new Set(["function_call", "custom_tool_call"]);
-const OUTPUT_TYPES = new Set(["function_call_output", "custom_tool_call_output"]);
+const CALL_TYPES = new Set(["function_call", "custom_tool_call", "tool_search_call"]);
+const OUTPUT_TYPES = new Set(["function_call_output", "custom_tool_call_output", "tool_search_output"]);
 
 /** Reads a Responses API request body (`POST /v1/responses`) into the facts a scenario needs. */
 export function readResponsesRequest(body: unknown): RequestFacts {
@@ -15,7 +15,7 @@ export function readResponsesRequest(body: unknown): RequestFacts {
   return {
     api: "openai-responses",
     scenario: scenarioFromPrompts(prompts),
-    tools: offeredTools(request.tools),
+    tools: offeredTools([...objects(request.tools), ...searchedTools(input)]),
     toolResults: toolResultsAfter(input, latestUser),
     isSubagentTask: isSubagentTaskPrompt(prompts.at(-1)),
     cwd: announcedCwd(
@@ -29,8 +29,13 @@ function inputItems(input: unknown): JsonObject[] {
   return objects(input);
 }
 
+/**
+ * A user message the user wrote: Codex also adds user-role messages of its own (`<subagent_notification>` when a
+ * subagent finishes), which neither start a prompt nor end its tool results.
+ */
 function isUserMessage(item: JsonObject): boolean {
-  return (item.type === "message" || item.type === undefined) && item.role === "user";
+  if (!((item.type === "message" || item.type === undefined) && item.role === "user")) return false;
+  return !messageText(item).trimStart().startsWith("<subagent_notification>");
 }
 
 function messageText(item: JsonObject | undefined): string {
@@ -41,12 +46,35 @@ function messageText(item: JsonObject | undefined): string {
     .join("\n");
 }
 
+/** The tools a client-executed tool search brought in (`tool_search_output.tools`), offered from then on. */
+function searchedTools(input: readonly JsonObject[]): JsonObject[] {
+  return input
+    .filter((item) => item.type === "tool_search_output")
+    .flatMap((item) => objects(item.tools))
+    .flatMap((tool) =>
+      // a namespace groups tools (`multi_agent_v1`); its tools are called with the namespace named
+      tool.type === "namespace"
+        ? objects(tool.tools).map((inner) => ({ ...inner, namespace: tool.name }))
+        : [tool],
+    );
+}
+
 function offeredTools(tools: unknown): Map<string, OfferedTool> {
   const offered = new Map<string, OfferedTool>();
   for (const tool of objects(tools)) {
+    // Codex's deferred-tool search is a tool of its own type, without a name.
+    if (tool.type === TOOL_SEARCH) {
+      offered.set(TOOL_SEARCH, { kind: "function", parameters: schemaPropertyNames(tool.parameters) });
+      continue;
+    }
     const name = text(tool.name);
     if (name === undefined || (tool.type !== "function" && tool.type !== "custom")) continue;
-    offered.set(name, { kind: tool.type, parameters: schemaPropertyNames(tool.parameters) });
+    const namespace = text(tool.namespace);
+    offered.set(name, {
+      kind: tool.type,
+      parameters: schemaPropertyNames(tool.parameters),
+      ...(namespace === undefined ? {} : { namespace }),
+    });
   }
   return offered;
 }
@@ -55,7 +83,7 @@ function toolResultsAfter(input: readonly JsonObject[], start: number): ToolResu
   const callNames = new Map<string, string>();
   for (const item of input) {
     const callId = text(item.call_id);
-    const name = text(item.name);
+    const name = item.type === "tool_search_call" ? TOOL_SEARCH : text(item.name);
     if (CALL_TYPES.has(String(item.type)) && callId !== undefined && name !== undefined)
       callNames.set(callId, name);
   }

@@ -1,4 +1,4 @@
-import type { ReplyBlock, ScriptedReply } from "./scenarios.js";
+import { type ReplyBlock, type ScriptedReply, TOOL_SEARCH } from "./scenarios.js";
 import {
   cutIndexAfterDeltas,
   estimateTokens,
@@ -126,6 +126,23 @@ function writeItem(
     return item;
   }
   const callId = `call_mock_${context.requestNumber}_${outputIndex}`;
+  if (block.name === TOOL_SEARCH && typeof block.input !== "string") {
+    // Codex's client-executed tool search: no arguments stream, the item carries them whole.
+    const item = {
+      id: itemId,
+      type: "tool_search_call",
+      call_id: callId,
+      execution: "client",
+      arguments: block.input,
+    };
+    push("response.output_item.added", {
+      output_index: outputIndex,
+      item: { ...item, status: "in_progress" },
+    });
+    const done = { ...item, status: "completed" };
+    push("response.output_item.done", { output_index: outputIndex, item: done });
+    return done;
+  }
   if (typeof block.input === "string") {
     const base = { id: itemId, type: "custom_tool_call", call_id: callId, name: block.name };
     push("response.output_item.added", {
@@ -139,7 +156,8 @@ function writeItem(
     return item;
   }
   const args = JSON.stringify(block.input);
-  const base = { id: itemId, type: "function_call", call_id: callId, name: block.name };
+  const namespace = block.namespace === undefined ? {} : { namespace: block.namespace };
+  const base = { id: itemId, type: "function_call", call_id: callId, name: block.name, ...namespace };
   push("response.output_item.added", {
     output_index: outputIndex,
     item: { ...base, status: "in_progress", arguments: "" },

@@ -27,11 +27,23 @@ export function isSubagentTaskPrompt(latestPrompt: PromptText | undefined): bool
   return latestPrompt?.includes(SUBAGENT_TASK_SENTINEL) ?? false;
 }
 
-/** Both agents announce their working directory in their context text (Codex `<cwd>`, Claude Code a bullet). */
+/**
+ * The agents announce their working directory in their context text: Codex `<cwd>`, Claude Code and GitHub Copilot
+ * CLI a bullet, OpenCode a line of its `<env>` block.
+ */
+const CWD_ANNOUNCEMENTS = [
+  /<cwd>([^<]+)<\/cwd>/,
+  /Primary working directory: ([^\n]+)/,
+  /Current working directory: ([^\n]+)/,
+  /^\s*Working directory: ([^\n]+)/m,
+];
+
 export function announcedCwd(texts: readonly string[]): string | undefined {
   for (const text of texts) {
-    const match = /<cwd>([^<]+)<\/cwd>/.exec(text) ?? /Primary working directory: ([^\n]+)/.exec(text);
-    if (match?.[1] !== undefined) return match[1].trim();
+    for (const pattern of CWD_ANNOUNCEMENTS) {
+      const match = pattern.exec(text);
+      if (match?.[1] !== undefined) return match[1].trim();
+    }
   }
   return undefined;
 }

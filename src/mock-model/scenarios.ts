@@ -31,6 +31,8 @@ export type ToolKind = "function" | "custom";
 
 export interface OfferedTool {
   kind: ToolKind;
+  /** The namespace a Responses API tool is grouped in (Codex's searched tools); its call names it. */
+  namespace?: string;
   /** Top-level property names of the tool's input schema, when it has one. */
   parameters: ReadonlySet<string>;
 }
@@ -58,7 +60,7 @@ export type ReplyBlock =
   | { type: "reasoning"; deltas: readonly string[] }
   | { type: "text"; deltas: readonly string[] }
   /** `input` is a JSON object for function tools and a string for OpenAI freeform (`custom`) tools. */
-  | { type: "tool_call"; name: string; input: Record<string, unknown> | string };
+  | { type: "tool_call"; name: string; input: Record<string, unknown> | string; namespace?: string };
 
 export type ScriptedReply =
   | { kind: "stream"; blocks: readonly ReplyBlock[]; label: ReplyLabel; cutOffAfterDeltas?: number }
@@ -66,6 +68,9 @@ export type ScriptedReply =
 
 /** A test's override: return a reply to use it, or `undefined` to fall back to the table. */
 export type ScriptOverride = (facts: RequestFacts) => ScriptedReply | undefined;
+
+/** Codex's search over its deferred tools (`tool_search`, a tool type of its own in the Responses API). */
+export const TOOL_SEARCH = "tool_search";
 
 export const SHELL_MARKER_OUTPUT = "mock-shell-output";
 /**
@@ -112,7 +117,7 @@ const scenarioTable: Record<ScenarioName, (facts: RequestFacts) => ScriptedReply
   edit: (facts) => toolThenAnswer(facts, editCall(facts)),
   plan: (facts) => planReply(facts),
   question: (facts) => toolThenAnswer(facts, questionCall(facts)),
-  subagent: (facts) => toolThenAnswer(facts, subagentCall(facts)),
+  subagent: (facts) => subagentReply(facts),
   long: () => ({
     kind: "stream",
     label: "long",
@@ -152,6 +157,7 @@ export function scriptReply(
 interface ToolCall {
   name: string;
   input: Record<string, unknown> | string;
+  namespace?: string;
 }
 
 /** A tool call to make, or the reason none of the scenario's tools is offered. */
@@ -184,8 +190,15 @@ export function splitWords(text: string): string[] {
 function shellCall(facts: RequestFacts): ToolChoice {
   if (facts.tools.has("exec_command")) return { name: "exec_command", input: { cmd: SHELL_COMMAND } };
   if (facts.tools.has("shell")) return { name: "shell", input: { command: ["bash", "-lc", SHELL_COMMAND] } };
-  if (facts.tools.has("Bash"))
-    return { name: "Bash", input: { command: SHELL_COMMAND, description: "Print the mock marker" } };
+  // Claude Code's `Bash`; OpenCode's and GitHub Copilot CLI's lowercase `bash` take the same input.
+  for (const name of ["Bash", "bash"]) {
+    const tool = facts.tools.get(name);
+    if (tool !== undefined)
+      return {
+        name,
+        input: keepOfferedParameters({ command: SHELL_COMMAND, description: "Print the mock marker" }, tool),
+      };
+  }
   return { missing: "no shell tool offered" };
 }
 
@@ -211,11 +224,14 @@ function editCall(facts: RequestFacts): ToolChoice {
   const applyPatch = facts.tools.get("apply_patch");
   if (applyPatch !== undefined)
     return { name: "apply_patch", input: applyPatch.kind === "custom" ? patch : { input: patch } };
-  if (facts.tools.has("Write"))
-    return {
-      name: "Write",
-      input: { file_path: inCwd(facts, EDIT_FILE_NAME), content: `${EDIT_FILE_CONTENT}\n` },
-    };
+  const path = inCwd(facts, EDIT_FILE_NAME);
+  const content = `${EDIT_FILE_CONTENT}\n`;
+  if (facts.tools.has("Write")) return { name: "Write", input: { file_path: path, content } };
+  // OpenCode's `write`; GitHub Copilot CLI's `create` (its `edit` changes an existing file only).
+  if (facts.tools.get("write")?.parameters.has("filePath") === true)
+    return { name: "write", input: { filePath: path, content } };
+  if (facts.tools.get("create")?.parameters.has("file_text") === true)
+    return { name: "create", input: { path, file_text: content } };
   return { missing: "no edit tool offered" };
 }
 
@@ -231,7 +247,7 @@ const PLAN_STEPS = [
  */
 function planReply(facts: RequestFacts): ScriptedReply {
   const called = new Set(facts.toolResults.map((result) => result.toolName));
-  const planTools = ["update_plan", "TodoWrite", "TaskCreate"];
+  const planTools = ["update_plan", "TodoWrite", "todowrite", "TaskCreate"];
   if (planTools.some((name) => called.has(name))) return answer(facts, finalAnswer("plan"));
   const call = planCall(facts, called);
   if ("missing" in call) return answer(facts, finalAnswer("plan", call.missing));
@@ -252,6 +268,12 @@ function planCall(facts: RequestFacts, called: ReadonlySet<string | undefined>):
     }));
     return { name: "TodoWrite", input: { todos } };
   }
+  // OpenCode's `todowrite`: the same list with a priority each.
+  if (facts.tools.has("todowrite"))
+    return {
+      name: "todowrite",
+      input: { todos: PLAN_STEPS.map(({ step, status }) => ({ content: step, status, priority: "medium" })) },
+    };
   if (facts.tools.has("TaskCreate"))
     return {
       name: "TaskCreate",
@@ -281,21 +303,65 @@ function questionCall(facts: RequestFacts): ToolChoice {
   return { missing: "no question tool offered" };
 }
 
+/**
+ * Codex 0.166 defers its multi-agent tools behind `tool_search` ("Multi-agent tools: Spawn and manage
+ * sub-agents"): the subagent may take a search first, then the spawn.
+ */
+function subagentReply(facts: RequestFacts): ScriptedReply {
+  const searched = facts.toolResults.some((result) => result.toolName === TOOL_SEARCH);
+  const spawned = facts.toolResults.some((result) => result.toolName !== TOOL_SEARCH);
+  const wait = waitForSpawned(facts);
+  if (wait !== undefined)
+    return { kind: "stream", label: "subagent", blocks: [{ type: "tool_call", ...wait }] };
+  if (spawned) return answer(facts, finalAnswer("subagent"));
+  const call = subagentCall(facts);
+  if ("missing" in call && facts.tools.has(TOOL_SEARCH) && !searched) {
+    const search = { name: TOOL_SEARCH, input: { query: "spawn_agent wait_agent", limit: 8 } };
+    return { kind: "stream", label: "subagent", blocks: [{ type: "tool_call", ...search }] };
+  }
+  if ("missing" in call) return answer(facts, finalAnswer("subagent", call.missing));
+  return { kind: "stream", label: "subagent", blocks: [{ type: "tool_call", ...call }] };
+}
+
+/**
+ * Codex's `spawn_agent` returns at once with the agent's id (`{"agent_id": …}`); its `wait_agent` waits for the
+ * subagent's answer, so the subagent's work happens within the turn, as with the other agents.
+ */
+function waitForSpawned(facts: RequestFacts): ToolCall | undefined {
+  const spawn = facts.toolResults.find((result) => result.toolName === "spawn_agent");
+  const wait = facts.tools.get("wait_agent");
+  if (spawn === undefined || wait === undefined) return undefined;
+  if (facts.toolResults.some((result) => result.toolName === "wait_agent")) return undefined;
+  const agentId = /"agent_id"\s*:\s*"([^"]+)"/.exec(spawn.output)?.[1];
+  if (agentId === undefined) return undefined;
+  const namespace = wait.namespace === undefined ? {} : { namespace: wait.namespace };
+  return { name: "wait_agent", input: { targets: [agentId], timeout_ms: 30_000 }, ...namespace };
+}
+
 function subagentCall(facts: RequestFacts): ToolChoice {
   const prompt = `${SUBAGENT_TASK_SENTINEL}: reply with a short greeting.`;
-  for (const name of ["Agent", "Task"]) {
+  // Claude Code's `Agent` / `Task`; OpenCode's and GitHub Copilot CLI's lowercase `task` (Copilot names the kind
+  // `agent_type`).
+  for (const name of ["Agent", "Task", "task"]) {
     const tool = facts.tools.get(name);
     if (tool === undefined) continue;
     const input: Record<string, unknown> = {
       description: "Mock subagent",
       prompt,
-      subagent_type: "general-purpose",
+      // OpenCode's general-purpose subagent is called `general`.
+      subagent_type: name === "task" ? "general" : "general-purpose",
+      agent_type: "general-purpose",
+      name: "mock-subagent",
       // Claude Code runs agents in the background by default; the scenario wants the result in the same turn.
       run_in_background: false,
     };
     return { name, input: keepOfferedParameters(input, tool) };
   }
-  if (facts.tools.has("spawn_agent")) return { name: "spawn_agent", input: { message: prompt } };
+  const spawn = facts.tools.get("spawn_agent");
+  if (spawn !== undefined) {
+    const namespace = spawn.namespace === undefined ? {} : { namespace: spawn.namespace };
+    return { name: "spawn_agent", input: { message: prompt }, ...namespace };
+  }
   return { missing: "no subagent tool offered" };
 }
 

@@ -161,7 +161,11 @@ async function handle(
   record.scenario = reply.label;
   if (reply.kind === "error") {
     const message = `mock ${reply.status} error (scenario ${reply.label})`;
-    return sendJson(response, reply.status, providerErrorBody(api, reply.status, message));
+    // An agent that retries by itself (OpenCode retries a 5xx five times, 2 s apart and doubling, unless the
+    // answer says when) retries at once: a scripted error costs no waiting.
+    return sendJson(response, reply.status, providerErrorBody(api, reply.status, message), {
+      "retry-after-ms": "0",
+    });
   }
   const context: ReplyContext = {
     requestNumber,

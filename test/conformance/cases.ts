@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { DriverOptions, RuntimeDriver } from "../../src/contracts/driver.js";
 import { codexSdkBinary } from "../../src/drivers/agent-programs.js";
+import { copilotBinary, opencodeBinary } from "../../src/drivers/native-agent-binaries.js";
 import { mockOptionsForAgent } from "../../src/mock-model/agent-scripts.js";
 import type { MockModelOptions } from "../../src/mock-model/index.js";
 import { acpAgentCommand, type KnownAcpAgent } from "../../src/providers/acp/agent-commands.js";
@@ -35,18 +36,23 @@ const drifted = (relative: string): { executablePath: string } | Record<string, 
 const yes: Support = { supported: true };
 const no = (why: string): Support => ({ supported: false, why });
 
+/** Where `npm run drift` installed the newest version of each known ACP agent's program. */
+function driftedAcpCommand(agent: KnownAcpAgent, command: string[], driftDir: string): string[] {
+  if (agent === "opencode") return [opencodeBinary(join(driftDir, "package.json")), ...command.slice(1)];
+  if (agent === "copilot") return [copilotBinary(join(driftDir, "package.json")), ...command.slice(1)];
+  return [
+    process.execPath,
+    join(driftDir, "node_modules", "@agentclientprotocol", agent, "dist", "index.js"),
+  ];
+}
+
 const acpAgent = (agent: KnownAcpAgent) => async (options: DriverOptions) => {
   const launch = await acpAgentCommand(
     agent,
     options.modelBaseUrl === undefined ? {} : { modelBaseUrl: options.modelBaseUrl },
   );
   const command =
-    DRIFT_DIR === undefined
-      ? launch.command
-      : [
-          process.execPath,
-          join(DRIFT_DIR, "node_modules", "@agentclientprotocol", agent, "dist", "index.js"),
-        ];
+    DRIFT_DIR === undefined ? launch.command : driftedAcpCommand(agent, launch.command, DRIFT_DIR);
   return createAcpDriver({ ...options, agentCommand: command, env: launch.env });
 };
 
@@ -70,10 +76,6 @@ const CODEX_LIMITS = {
 };
 const CLAUDE_NO_EXIT_CODE =
   "Claude Code 2.1's Bash result has stdout, stderr and interrupted, no exit status";
-const ACP_LIMITS = {
-  question: no("ACP v1 has no question-to-the-user channel (only Cursor's extension)"),
-  subagent: no("ACP v1 has no subagent linkage (only Cursor's cursor/task extension)"),
-};
 
 export const DRIVER_CASES: DriverCase[] = [
   {
@@ -120,7 +122,6 @@ export const DRIVER_CASES: DriverCase[] = [
     create: acpAgent("claude-agent-acp"),
     support: {
       ...ALL,
-      ...ACP_LIMITS,
       "shell with approval": {
         supported: true,
         absent: {
@@ -138,12 +139,44 @@ export const DRIVER_CASES: DriverCase[] = [
     mock: mockOptionsForAgent("codex-acp"),
     support: {
       ...ALL,
-      ...ACP_LIMITS,
       "shell with approval": {
         supported: true,
         note: "read-only mode asks for a command run outside the sandbox: the mock's call asks for that (require_escalated)",
       },
       plan: no("codex-acp 2.6.0 (codex 0.166.0) offers the model no update_plan tool"),
+    },
+  },
+  {
+    name: "ACP: opencode",
+    create: acpAgent("opencode"),
+    support: {
+      ...ALL,
+      plan: no(
+        "opencode 1.18.33 runs its todowrite tool but sends the list as that tool call only, no ACP plan update",
+      ),
+      question: no(
+        "opencode 1.18.33 offers the model no question tool over ACP (bash, edit, glob, grep, read, skill, task, todowrite, webfetch, write)",
+      ),
+      subagent: no(
+        "opencode 1.18.33 runs its task tool's subagent but reports only the task tool call over ACP: no child session, subagent_update or session_message",
+      ),
+    },
+  },
+  {
+    name: "ACP: copilot",
+    create: acpAgent("copilot"),
+    support: {
+      ...ALL,
+      plan: no(
+        "copilot 1.0.102 offers the model no plan or todo tool over ACP (it keeps todos with its sql tool)",
+      ),
+      question: no("copilot 1.0.102 offers the model no question tool over ACP"),
+      "model error": no(
+        "copilot 1.0.102 retries a failed model request 5 times, then says so only in assistant text ('Error: Failed to get response from the AI model…') and ends the prompt end_turn",
+      ),
+      subagent: no(
+        "copilot 1.0.102 runs its task tool's subagent but reports only the task tool call over ACP: no child session, subagent_update or session_message",
+      ),
     },
   },
 ];

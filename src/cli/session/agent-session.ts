@@ -25,7 +25,8 @@ export const SESSION_FLAGS = {
 } as const;
 
 export const SESSION_HELP = `  --mock                 start the built-in mock model server (offline); the prompt's mock:<scenario> picks the script
-  --agent CMD            the ACP agent: a command line, or claude-agent-acp | codex-acp (--provider acp)
+  --agent CMD            the ACP agent: a command line, or claude-agent-acp | codex-acp | opencode | copilot
+                         (--provider acp)
   --cwd DIR              the agent's working directory (default: a fresh temp dir with --mock, else the current dir)
   --model NAME           the model to ask for
   --approve MODE         ask (default when stdin is a terminal) | accept | decline (default off a terminal);

@@ -2,9 +2,10 @@ import { join } from "node:path";
 import { acpAgentProgram } from "../../drivers/agent-programs.js";
 import { claudeModelEnv, writeCodexHome } from "../../drivers/model-config.js";
 import { makePrivateDir, makePrivateSubdir, writePrivateFile } from "../../drivers/temp-dirs.js";
+import { copilotCommand, copilotMockEnv, opencodeCommand, opencodeMockEnv } from "./offline-agents.js";
 
 /** ACP agents published on npm that run offline against the mock model. */
-export const KNOWN_ACP_AGENTS = ["claude-agent-acp", "codex-acp"] as const;
+export const KNOWN_ACP_AGENTS = ["claude-agent-acp", "codex-acp", "opencode", "copilot"] as const;
 export type KnownAcpAgent = (typeof KNOWN_ACP_AGENTS)[number];
 
 /**
@@ -29,14 +30,39 @@ export const SESSION_MODE_ENV = "PROVIDER_RUNTIME_ACP_SESSION_MODE";
  *   outside the sandbox (`sandbox_permissions: "require_escalated"`). Commands that only read run in the sandbox
  *   without asking; Codex's `untrusted` policy (ask for every command) is gone from codex-acp 2.x.
  */
-export const HOST_APPROVAL_MODES: Record<KnownAcpAgent, string> = {
+export const HOST_APPROVAL_MODES: Partial<Record<KnownAcpAgent, string>> = {
   "claude-agent-acp": "default",
   "codex-acp": "read-only",
 };
 
+/**
+ * Codex feature switches for codex-acp's Codex (0.166): without `default_mode_request_user_input` its
+ * `request_user_input` tool answers the model itself outside plan mode ("request_user_input is unavailable in
+ * Default mode") and never reaches codex-acp, which turns the questions into form elicitations.
+ */
+export const CODEX_ACP_FEATURES: Record<string, boolean> = { default_mode_request_user_input: true };
+
+/**
+ * What names each known agent on a command line: the adapters' package names; for the two native binaries their
+ * npm package names and platform packages, or the program's own name followed by its ACP switch.
+ */
+const COMMAND_LINE_MARKS: Record<KnownAcpAgent, RegExp> = {
+  "claude-agent-acp": /claude-agent-acp/,
+  "codex-acp": /codex-acp/,
+  opencode: /opencode-ai|opencode-(linux|darwin|windows)-|(^|[\s/])opencode(\.exe)? acp\b/,
+  copilot: /@github[\\/]copilot|(^|[\s/])copilot(\.exe)? --acp\b/,
+};
+
 /** The known agent a command line runs, recognised by its package name. */
 export function knownAcpAgentIn(commandLine: string): KnownAcpAgent | undefined {
-  return KNOWN_ACP_AGENTS.find((name) => commandLine.includes(name));
+  return KNOWN_ACP_AGENTS.find((name) => COMMAND_LINE_MARKS[name].test(commandLine));
+}
+
+/** The command line of a known agent, from the installed npm package. */
+function commandOf(agent: KnownAcpAgent): string[] {
+  if (agent === "opencode") return opencodeCommand();
+  if (agent === "copilot") return copilotCommand();
+  return acpAgentProgram(agent);
 }
 
 export interface AcpAgentLaunch {
@@ -62,23 +88,31 @@ export async function acpAgentCommand(
   options: AcpAgentCommandOptions = {},
 ): Promise<AcpAgentLaunch> {
   const { modelBaseUrl } = options;
-  const command = acpAgentProgram(agent);
+  const command = commandOf(agent);
   const hostMode = HOST_APPROVAL_MODES[agent];
   // codex-acp reads the mode a new session starts in from INITIAL_AGENT_MODE.
   const mode: Record<string, string> =
-    agent === "codex-acp"
-      ? { [SESSION_MODE_ENV]: hostMode, INITIAL_AGENT_MODE: hostMode }
-      : { [SESSION_MODE_ENV]: hostMode };
+    hostMode === undefined
+      ? {}
+      : agent === "codex-acp"
+        ? { [SESSION_MODE_ENV]: hostMode, INITIAL_AGENT_MODE: hostMode }
+        : { [SESSION_MODE_ENV]: hostMode };
   if (modelBaseUrl === undefined) return { command, env: mode };
   const stateDir = options.stateDir ?? (await makePrivateDir(`${agent}-`));
   const owned = options.stateDir === undefined ? { [OWNED_STATE_DIR_ENV]: stateDir } : {};
   const tmp = { TMPDIR: await makePrivateSubdir(join(stateDir, "tmp")) };
+  if (agent === "opencode") {
+    return { command, env: { ...(await opencodeMockEnv(modelBaseUrl, stateDir)), ...tmp, ...owned } };
+  }
+  if (agent === "copilot") {
+    return { command, env: { ...(await copilotMockEnv(modelBaseUrl, stateDir)), ...tmp, ...owned } };
+  }
   if (agent === "claude-agent-acp") {
     const configDir = await makePrivateSubdir(join(stateDir, "claude-config"));
     // The session starts in the host-asking mode already; the driver's session/set_mode then changes nothing.
     await writePrivateFile(
       join(configDir, "settings.json"),
-      `${JSON.stringify({ permissions: { defaultMode: hostMode } }, null, 2)}\n`,
+      `${JSON.stringify({ permissions: { defaultMode: hostMode ?? "default" } }, null, 2)}\n`,
     );
     // IS_SANDBOX (set in some containers) makes the agent, running as root, pass a bypass-permissions flag that
     // Claude Code then refuses: session/new fails with "Query closed before response received".
@@ -99,7 +133,11 @@ export async function acpAgentCommand(
   // approval policy and sandbox of the session mode.
   // Its @openai/codex dependency ships bubblewrap, so the read-only sandbox works without a system bwrap.
   const codexHome = join(stateDir, "codex-home");
-  const home = await writeCodexHome(codexHome, modelBaseUrl, { requestMaxRetries: 0, streamMaxRetries: 0 });
+  const home = await writeCodexHome(codexHome, modelBaseUrl, {
+    requestMaxRetries: 0,
+    streamMaxRetries: 0,
+    features: CODEX_ACP_FEATURES,
+  });
   return {
     command,
     env: { HOME: codexHome, ...home, ...mode, ...tmp, ...owned },

@@ -7,6 +7,7 @@ import type { EventBuilder } from "../../kit/event-builder.js";
 import { idKey, isObject, type JsonObject, num, own, str } from "../../kit/guards.js";
 import { malformedRecordWarning, providerEvent } from "../../kit/warnings.js";
 import type { AcpSessionState, OutgoingRequest } from "./session-state.js";
+import { endSubagentsOfTurn } from "./subagents.js";
 import { endToolsOfTurn } from "./tool-calls.js";
 import { ACP_ERROR, type AcpRpcError, errorClassOf, isRecoverableError } from "./wire.js";
 
@@ -99,8 +100,9 @@ export function endTurn(
   }
   const context = state.context(raw, { turnId });
   return [
-    ...state.closeText(b, raw),
+    ...state.closeAllText(b, raw),
     ...endToolsOfTurn(state, b, turnId, raw),
+    ...endSubagentsOfTurn(state, b, turnId, raw),
     ...before(),
     b.emit("turn.completed", payload, context),
   ];
@@ -129,8 +131,15 @@ function promptDone({ state, b, id, result, raw }: ResponseInput): RuntimeEvent[
       ],
     );
   }
+  // ACP says an agent answers a cancelled prompt with `cancelled`; OpenCode 1.18 stops the turn but says
+  // `end_turn`. A turn we asked to cancel and that ends without an error is cancelled (also one that finished just
+  // as the cancel arrived: the host asked it to stop).
+  const cancelled =
+    turnId !== undefined && state.cancelRequested.release(turnId) !== undefined && stopReason === "end_turn";
   return endTurn(state, b, id, raw, {
-    state: (stopReason === null ? undefined : own(TURN_STATE, stopReason)) ?? "completed",
+    state: cancelled
+      ? "cancelled"
+      : ((stopReason === null ? undefined : own(TURN_STATE, stopReason)) ?? "completed"),
     stopReason,
     ...(usage === undefined ? {} : { usage }),
   });

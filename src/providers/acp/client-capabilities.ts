@@ -1,6 +1,22 @@
 import { isObject, type JsonObject } from "../../kit/guards.js";
 
 /**
+ * What this runtime's client tells an agent in `initialize`: no files or terminals of its own (the agent runs
+ * them), but questions as form and URL elicitations (answered by the host), subagent sessions and plan updates
+ * (mapped to linked items, tasks and `turn.plan.updated`), and live notices. The maintained adapters offer their
+ * question tool and subagent sessions only to clients that declare these (claude-agent-acp 0.101: AskUserQuestion
+ * needs `elicitation.form`, subagent updates need `subagents`). `subagents` and `plan` are in the SDK's unstable
+ * schema only, hence the plain object.
+ */
+export const ADVERTISED_CLIENT_CAPABILITIES = {
+  fs: { readTextFile: false, writeTextFile: false },
+  terminal: false,
+  elicitation: { form: {}, url: {} },
+  subagents: {},
+  plan: {},
+} as const;
+
+/**
  * What the client told the agent it serves (`initialize`'s `clientCapabilities`): an `fs/*` or `terminal/*` call
  * of a capability the client did not offer is refused by the SDK (-32601), so it is a provider.event, not a
  * request a host could answer. Before any `initialize` is seen (a recording of another client) every capability

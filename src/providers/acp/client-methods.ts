@@ -8,7 +8,7 @@ import { providerEvent } from "../../kit/warnings.js";
 import { decisionOfOption } from "./permission-options.js";
 import type { AcpSessionState, InboundRequest } from "./session-state.js";
 import { requestTypeOfToolKind, toolItemIdOf } from "./tool-calls.js";
-import { commandLine } from "./tool-facts.js";
+import { commandLine, fillDiffs } from "./tool-facts.js";
 
 export interface ClientMethodInput {
   state: AcpSessionState;
@@ -27,8 +27,12 @@ export interface ClientMethodHandler {
   note?: string;
   /** The canonical request a call of this method opens (requests only). */
   requestType?: (params: JsonObject) => CanonicalRequestType;
+  /** The canonical request, when it depends on what the session knows (the tool call it belongs to). */
+  requestTypeIn?: (state: AcpSessionState, params: JsonObject) => CanonicalRequestType;
   asksUser?: boolean;
   detail?: (params: JsonObject) => string | undefined;
+  /** What opening the request tells the mapper (no events of its own). */
+  opened?: (state: AcpSessionState, params: JsonObject) => void;
   /** Events besides the request (for notifications: all of them). */
   events?: (input: ClientMethodInput) => RuntimeEvent[];
   /** Our answer as a canonical decision. Default: a result accepts, an error declines. */
@@ -82,6 +86,17 @@ function elicitationDecision(_request: InboundRequest, result: JsonObject): Appr
   return action === "accept" ? "accept" : action === "decline" ? "decline" : "cancel";
 }
 
+/**
+ * An elicitation tied to a tool call that is not an MCP tool's is the agent asking the user through its own
+ * question tool; ACP also ties an MCP server's elicitation to the MCP tool call that raised it, or to none.
+ */
+function elicitationRequestType(state: AcpSessionState, params: JsonObject): CanonicalRequestType {
+  const toolCallId = str(params.toolCallId);
+  if (toolCallId === undefined) return "mcp_elicitation";
+  const tool = state.tools.get(`tool:${toolCallId}`)?.state;
+  return tool?.itemType === "mcp_tool_call" ? "mcp_elicitation" : "tool_user_input";
+}
+
 /** The v1 client methods (and the unstable ones), by method. */
 export const CLIENT_METHOD_HANDLERS: Record<string, ClientMethodHandler> = {
   "session/request_permission": {
@@ -90,6 +105,14 @@ export const CLIENT_METHOD_HANDLERS: Record<string, ClientMethodHandler> = {
     requestType: (params) =>
       requestTypeOfToolKind(isObject(params.toolCall) ? params.toolCall.kind : undefined),
     detail: (params) => (isObject(params.toolCall) ? str(params.toolCall.title) : undefined),
+    opened: (state, params) => {
+      // OpenCode sends a file edit's diff only in the request's toolCall: it fills the tool's facts where its own
+      // updates gave none (shown with the item's next update); the updates' own diffs are kept.
+      const update = isObject(params.toolCall) ? params.toolCall : undefined;
+      const toolCallId = str(update?.toolCallId);
+      const tool = toolCallId === undefined ? undefined : state.tools.get(`tool:${toolCallId}`);
+      if (update !== undefined && tool !== undefined) fillDiffs(tool.state.facts, update);
+    },
     decide: permissionDecision,
   },
   "session/update": { yields: [], note: "dispatched by sessionUpdate kind (group `update`)" },
@@ -108,7 +131,12 @@ export const CLIENT_METHOD_HANDLERS: Record<string, ClientMethodHandler> = {
   "terminal/kill": capability(terminalOf),
   "elicitation/create": {
     yields: ["request.opened", "user-input.requested", "user-input.resolved", "request.resolved"],
+    note:
+      "tied to a tool call of the agent's own (its question tool: claude-agent-acp's AskUserQuestion, codex-acp's " +
+      "request_user_input) → tool_user_input; one from an MCP server (no tool call, or an MCP tool's) → " +
+      "mcp_elicitation; the form's typed content is the answer",
     requestType: () => "mcp_elicitation",
+    requestTypeIn: elicitationRequestType,
     asksUser: true,
     detail: (params) => str(params.message),
     decide: elicitationDecision,
@@ -171,7 +199,7 @@ export function openInboundRequest(
   jsonRpcId: string,
 ): RuntimeEvent[] {
   const { state, b, method, params, raw } = input;
-  const requestType = handler.requestType?.(params) ?? "unknown";
+  const requestType = handler.requestTypeIn?.(state, params) ?? handler.requestType?.(params) ?? "unknown";
   const asksUser = handler.asksUser === true;
   const requestId = state.openInbound(jsonRpcId, {
     method,
@@ -186,6 +214,7 @@ export function openInboundRequest(
     itemId: toolItemIdOf(state, toolCallId),
     providerRefs: { providerRequestId: jsonRpcId, providerItemId: toolCallId },
   });
+  handler.opened?.(state, params);
   const detail = handler.detail?.(params);
   const events = handler.events?.(input) ?? [];
   events.push(
@@ -235,8 +264,7 @@ export function resolveInboundRequest(
   });
   const events: RuntimeEvent[] = [];
   if (request.isUserInput) {
-    const answers =
-      "result" in answer ? (answer.result.content ?? answer.result.answers ?? answer.result) : {};
+    const answers = "result" in answer ? (answer.result.content ?? answer.result.answers ?? {}) : {};
     events.push(b.emit("user-input.resolved", { answers }, context));
   }
   events.push(

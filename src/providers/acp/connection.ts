@@ -1,15 +1,17 @@
 import type { DriverOptions, RequestResponse } from "../../contracts/driver.js";
 import type { DriverSession } from "../../drivers/driver-session.js";
-import { isObject, str } from "../../kit/guards.js";
+import { isObject, type JsonObject, str } from "../../kit/guards.js";
 import type { AgentProcess } from "./agent-process.js";
+import { ADVERTISED_CLIENT_CAPABILITIES } from "./client-capabilities.js";
+import { elicitationResult } from "./elicitation-answers.js";
 import type { AcpMapper } from "./mapper.js";
 import { outcomeForDecision } from "./permission-options.js";
 import type { AcpProfile } from "./profile.js";
 import { ACP_ERROR } from "./wire.js";
 import { tappedAgentStream } from "./wire-tap.js";
 
-type Sdk = typeof import("@agentclientprotocol/sdk");
-type InitializeRequest = import("@agentclientprotocol/sdk").InitializeRequest;
+type Sdk = typeof import("@agentclientprotocol/sdk/unstable");
+type InitializeRequest = import("@agentclientprotocol/sdk/unstable").InitializeRequest;
 type ClientConnection = ReturnType<ReturnType<Sdk["client"]>["connect"]>;
 
 export interface ConnectionHooks {
@@ -61,12 +63,9 @@ export class AcpConnection {
           outcome: outcomeForDecision(params.options, response.decision, preferredOptionId(response)),
         };
       })
-      .onRequest("elicitation/create", async ({ requestId }) => {
+      .onRequest("elicitation/create", async ({ params, requestId }) => {
         const response = await ask(requestId);
-        if (response.decision === "accept" || response.decision === "acceptForSession") {
-          return { action: "accept", content: response.answers ?? {} } as never;
-        }
-        return { action: response.decision === "decline" ? "decline" : "cancel" } as never;
+        return elicitationResult(params as JsonObject, response) as never;
       });
     if (profile.name === "cursor") {
       // Unverified shapes (Cursor's docs): questions and plans wait for the host; the rest is acknowledged.
@@ -117,7 +116,7 @@ export class AcpConnection {
     const agent = this.#connection.agent;
     const initialize: InitializeRequest = {
       protocolVersion: 1,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      clientCapabilities: ADVERTISED_CLIENT_CAPABILITIES,
       clientInfo: CLIENT_INFO,
     };
     const init = await agent.request("initialize", initialize);

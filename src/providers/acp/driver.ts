@@ -46,6 +46,10 @@ class AcpDriver implements RuntimeDriver {
   readonly #session: DriverSession;
   readonly #mapper: AcpMapper;
   readonly #pending = new Map<string, PendingAnswer>();
+  /** Answers that came before the SDK asked for them (see respond). */
+  readonly #early = new Map<string, RequestResponse>();
+  /** Requests whose answer has gone to the SDK: a second answer is refused even before it reaches the wire. */
+  readonly #answered = new Set<string>();
   #agent: AgentProcess | undefined;
   #connection: AcpConnection | undefined;
   #stopping = false;
@@ -84,9 +88,11 @@ class AcpDriver implements RuntimeDriver {
     } = this.options.env ?? {};
     if (ownedDir !== undefined) this.#ownedDir.own(ownedDir);
     // The SDK first: if it cannot be loaded, no agent is started and the stream ends with the error.
-    let sdk: typeof import("@agentclientprotocol/sdk");
+    // The unstable entry: its schema knows the updates our capabilities unlock (subagent_update, session_message,
+    // plan_update); the stable one rejects them before the tap's mapping, logging each as an error.
+    let sdk: typeof import("@agentclientprotocol/sdk/unstable");
     try {
-      sdk = await importAgentSdk(AGENT_PACKAGES.acpSdk, () => import("@agentclientprotocol/sdk"));
+      sdk = await importAgentSdk(AGENT_PACKAGES.acpSdk, () => import("@agentclientprotocol/sdk/unstable"));
     } catch (error) {
       const message = `could not load the ACP SDK: ${errorText(error)}`;
       this.#session.terminate({ kind: "crash", message });
@@ -99,7 +105,7 @@ class AcpDriver implements RuntimeDriver {
       ...(adapter === undefined ? [] : [ADAPTER_PACKAGES[adapter]]),
     ]);
     const env = agentEnv({
-      credentials: acpAgentCredentials(this.provider === "cursor" ? "cursor" : "acp", this.command),
+      credentials: acpAgentCredentials(this.provider === "cursor" ? "cursor" : "acp", this.command, adapter),
       mock: this.options.modelBaseUrl !== undefined,
       extra,
     });
@@ -152,7 +158,19 @@ class AcpDriver implements RuntimeDriver {
 
   async respond(requestId: string, response: RequestResponse): Promise<void> {
     const pending = this.#pending.get(requestId);
-    if (pending === undefined) throw new UnknownRequestError(requestId);
+    if (pending === undefined) {
+      // The host may answer from the request.opened event before the SDK has handed us the request (it parses
+      // an elicitation's params first): the answer waits for it.
+      if (
+        !this.#mapper.isOpenRequest(requestId) ||
+        this.#early.has(requestId) ||
+        this.#answered.has(requestId)
+      )
+        throw new UnknownRequestError(requestId);
+      this.#early.set(requestId, response);
+      return;
+    }
+    this.#answered.add(requestId);
     this.#pending.delete(requestId);
     pending.resolve(response);
   }
@@ -179,6 +197,12 @@ class AcpDriver implements RuntimeDriver {
 
   #askHost(requestId: string): Promise<RequestResponse> {
     if (this.#stopping) return Promise.resolve({ decision: "cancel" });
+    const early = this.#early.get(requestId);
+    if (early !== undefined) {
+      this.#early.delete(requestId);
+      this.#answered.add(requestId);
+      return Promise.resolve(early);
+    }
     return new Promise((resolve) => this.#pending.set(requestId, { resolve }));
   }
 
@@ -287,6 +311,8 @@ function errorText(error: unknown): string {
 const ADAPTER_PACKAGES = {
   "claude-agent-acp": AGENT_PACKAGES.claudeAgentAcp,
   "codex-acp": AGENT_PACKAGES.codexAcp,
+  opencode: AGENT_PACKAGES.opencode,
+  copilot: AGENT_PACKAGES.copilot,
 } as const;
 
 /** Any ACP agent: `options.agentCommand` is its command line (`--provider acp --agent CMD`). */

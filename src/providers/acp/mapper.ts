@@ -17,6 +17,7 @@ import { CURSOR_EXTENSION_HANDLERS } from "./cursor-extensions.js";
 import type { AcpProfile } from "./profile.js";
 import { AcpSessionState, type InboundRequest } from "./session-state.js";
 import { SESSION_UPDATE_HANDLERS } from "./session-updates.js";
+import { CHILD_ITEM_KINDS } from "./subagents.js";
 import { type AcpWireMessage, classifyMessage } from "./wire.js";
 
 /**
@@ -38,6 +39,11 @@ export class AcpMapper extends BaseMapper {
   /** For drivers: the canonical request opened for the agent's JSON-RPC request `jsonRpcId`, while it is open. */
   openRequestIdFor(jsonRpcId: string | number): string | undefined {
     return this.state.inboundFor(String(jsonRpcId))?.id;
+  }
+
+  /** Whether the canonical request `requestId` is open (the agent asked; our answer has not gone out). */
+  isOpenRequest(requestId: string): boolean {
+    return this.state.inbound.openEntries().some((entry) => entry.id === requestId);
   }
 
   inboundRequest(jsonRpcId: string | number): InboundRequest | undefined {
@@ -192,6 +198,16 @@ export class AcpMapper extends BaseMapper {
     if (handler === undefined) {
       return [unknownKindWarning(b, "session/update kind", kind, rawRecord, state.context(rawRecord))];
     }
+    const sessionId = str(params.sessionId);
+    const parentItemId = sessionId === undefined ? undefined : state.subagentItemOf(sessionId);
+    if (sessionId !== undefined && parentItemId !== undefined && sessionId !== state.providerSessionId) {
+      // A subagent's own session: its items link to the subagent's item; its settings are not the session's.
+      return state.inChildSession(sessionId, parentItemId, () =>
+        CHILD_ITEM_KINDS.has(kind)
+          ? handler.map({ state, b, update, raw: rawRecord })
+          : [providerEvent(b, `subagent:${kind}`, rawRecord, undefined, state.context(rawRecord))],
+      );
+    }
     return handler.map({ state, b, update, raw: rawRecord });
   }
 
@@ -207,6 +223,8 @@ export class AcpMapper extends BaseMapper {
         return wire.method === "session/prompt" ? this.startTurn(wire.id, wire.params, rawRecord) : [];
       case "notification":
         // session/cancel and other notifications we send: correlation only (the agent's answer is the prompt's).
+        if (wire.method === "session/cancel" && state.currentTurnId !== undefined)
+          state.cancelRequested.set(state.currentTurnId, true);
         return [];
       case "response":
         if (state.refusedCalls.release(wire.id) !== undefined) return [];

@@ -32,6 +32,20 @@ export interface ToolState {
   turnId: string | undefined;
   toolCallId: string;
   facts: ToolFacts;
+  /** The subagent item whose child session ran this tool; undefined for the main agent's own. */
+  parentItemId?: string | undefined;
+}
+
+/** A subagent: its child session, the `collab_agent_tool_call` item that stands for it, and its task. */
+export interface SubagentState {
+  childSessionId: string;
+  turnId: string | undefined;
+  taskId: string;
+  description: string;
+  agentType: string | undefined;
+  prompt: string | undefined;
+  /** The child said it is idle (its work is done): the task has completed. */
+  idle: boolean;
 }
 
 type TextKind = "assistant_message" | "reasoning" | "user_message";
@@ -40,6 +54,7 @@ interface OpenText {
   itemId: string;
   key: string;
   messageId: string | undefined;
+  parentItemId: string | undefined;
 }
 
 /**
@@ -61,12 +76,21 @@ export class AcpSessionState {
   readonly compactions: IdTable<undefined>;
   /** Terminals we created for the agent (`terminal/create`), by terminalId: a tool's `terminal` content. */
   readonly terminals: BoundedMap<string, TerminalFacts>;
-  readonly #text = new Map<TextKind, OpenText>();
+  /** Open text items by scope: "" for the main session, else a child session's id (each has its own). */
+  readonly #textByScope = new Map<string, Map<TextKind, OpenText>>();
+  /** Subagents by `subagent:<child session id>`; their ids are item ids (the spawner item). */
+  readonly subagents: IdTable<SubagentState>;
+  /** Child session id → its subagent item, kept after the subagent ended (late updates still link). */
+  readonly childSessions: BoundedMap<string, string>;
+  /** While a child session's update is mapped: its id and its subagent item (the items' parentItemId). */
+  #scope: { sessionId: string; parentItemId: string } | undefined;
   /**
    * Turns in which codex-acp reported `_meta.codex.threadStatus: systemError`, with the text it sent after it
    * (its rendering of the model error): the turn fails with that text as its runtime.error.
    */
   readonly systemErrors: BoundedMap<string, { text: string }>;
+  /** Turns we sent `session/cancel` for. */
+  readonly cancelRequested: BoundedMap<string, true>;
   readonly clientCapabilities = new ClientCapabilities();
   /** JSON-RPC ids of agent calls refused for a capability we did not offer: our error answer only correlates. */
   readonly refusedCalls: BoundedMap<string, true>;
@@ -85,9 +109,12 @@ export class AcpSessionState {
     this.tools = new IdTable(sessionId, "item", cap);
     this.closedTools = new BoundedMap(cap);
     this.tasks = new IdTable(sessionId, "task", cap);
+    this.subagents = new IdTable(sessionId, "item", cap);
+    this.childSessions = new BoundedMap(cap);
     this.compactions = new IdTable(sessionId, "item", cap);
     this.terminals = new BoundedMap(cap);
     this.systemErrors = new BoundedMap(cap);
+    this.cancelRequested = new BoundedMap(cap);
     this.refusedCalls = new BoundedMap(cap);
   }
 
@@ -103,7 +130,13 @@ export class AcpSessionState {
   /** The envelope fields of an event about the current session and turn. */
   context(raw: RuntimeEventRaw, extra?: EventContext): EventContext {
     if (extra === undefined)
-      return { threadId: this.threadId, turnId: this.currentTurnId, providerRefs: this.#sessionRefs, raw };
+      return {
+        threadId: this.threadId,
+        turnId: this.currentTurnId,
+        providerRefs: this.#sessionRefs,
+        raw,
+        ...(this.#scope === undefined ? {} : { parentItemId: this.#scope.parentItemId }),
+      };
     // Field by field rather than `{threadId, turnId, ...extra, …}`: a key present in `extra` wins even when
     // undefined, as in the spread; without extra refs the cached session refs are the same value.
     const refs = extra.providerRefs;
@@ -112,7 +145,7 @@ export class AcpSessionState {
       turnId: "turnId" in extra ? extra.turnId : this.currentTurnId,
       itemId: extra.itemId,
       requestId: extra.requestId,
-      parentItemId: extra.parentItemId,
+      parentItemId: "parentItemId" in extra ? extra.parentItemId : this.#scope?.parentItemId,
       providerRefs:
         refs === undefined ? this.#sessionRefs : { providerSessionId: this.providerSessionId, ...refs },
       raw,
@@ -120,14 +153,46 @@ export class AcpSessionState {
   }
 
   /** `context(raw, { itemId })` without the spreads: the context of every text chunk and tool update. */
-  itemContext(raw: RuntimeEventRaw, itemId: string): EventContext {
+  itemContext(raw: RuntimeEventRaw, itemId: string, parentItemId = this.#scope?.parentItemId): EventContext {
     return {
       threadId: this.threadId,
       turnId: this.currentTurnId,
       itemId,
       providerRefs: this.#sessionRefs,
       raw,
+      ...(parentItemId === undefined ? {} : { parentItemId }),
     };
+  }
+
+  /** The subagent item of the child session being mapped, if one is. */
+  get parentItemId(): string | undefined {
+    return this.#scope?.parentItemId;
+  }
+
+  /** Maps a child session's update: its items and events link to the subagent item `parentItemId`. */
+  inChildSession<T>(sessionId: string, parentItemId: string, map: () => T): T {
+    const outer = this.#scope;
+    this.#scope = { sessionId, parentItemId };
+    try {
+      return map();
+    } finally {
+      this.#scope = outer;
+    }
+  }
+
+  /** The subagent item of a child session, if the agent announced one (`subagent_update`). */
+  subagentItemOf(childSessionId: string): string | undefined {
+    return this.childSessions.get(childSessionId);
+  }
+
+  get #text(): Map<TextKind, OpenText> {
+    const scope = this.#scope?.sessionId ?? "";
+    let open = this.#textByScope.get(scope);
+    if (open === undefined) {
+      open = new Map();
+      this.#textByScope.set(scope, open);
+    }
+    return open;
   }
 
   /** `{ providerSessionId }`, made when the session is bound: events share it and nothing mutates it. */
@@ -196,27 +261,27 @@ export class AcpSessionState {
     const events = this.closeText(b, raw, (k) => k !== kind || open !== undefined);
     const key = `${kind}#${this.next()}`;
     const itemId = mintId(this.sessionId, "item", key);
-    this.#text.set(kind, { itemId, key, messageId });
+    this.#text.set(kind, { itemId, key, messageId, parentItemId: this.#scope?.parentItemId });
     events.push(
       b.emit("item.started", { itemType: kind, status: "inProgress" }, this.itemContext(raw, itemId)),
     );
     return { itemId, started: events };
   }
 
-  /** Completes the open text items (all, or those `which` selects). */
+  /** Completes the open text items of the session being mapped (all, or those `which` selects). */
   closeText(
     b: EventBuilder,
     raw: RuntimeEventRaw,
     which: (kind: TextKind) => boolean = () => true,
   ): RuntimeEvent[] {
+    return closeOpenText(this.#text, b, (itemId, parent) => this.itemContext(raw, itemId, parent), which);
+  }
+
+  /** Completes the open text items of every session, children too (a turn ends). */
+  closeAllText(b: EventBuilder, raw: RuntimeEventRaw): RuntimeEvent[] {
     const events: RuntimeEvent[] = [];
-    for (const [kind, open] of [...this.#text]) {
-      if (!which(kind)) continue;
-      this.#text.delete(kind);
-      events.push(
-        b.emit("item.completed", { itemType: kind, status: "completed" }, this.itemContext(raw, open.itemId)),
-      );
-    }
+    for (const open of this.#textByScope.values())
+      events.push(...closeOpenText(open, b, (itemId, parent) => this.itemContext(raw, itemId, parent)));
     return events;
   }
 
@@ -227,4 +292,25 @@ export class AcpSessionState {
       .filter((entry) => entry.state.turnId === turnId)
       .map((entry) => entry.state);
   }
+}
+
+function closeOpenText(
+  open: Map<TextKind, OpenText>,
+  b: EventBuilder,
+  contextOf: (itemId: string, parentItemId: string | undefined) => EventContext,
+  which: (kind: TextKind) => boolean = () => true,
+): RuntimeEvent[] {
+  const events: RuntimeEvent[] = [];
+  for (const [kind, text] of [...open]) {
+    if (!which(kind)) continue;
+    open.delete(kind);
+    events.push(
+      b.emit(
+        "item.completed",
+        { itemType: kind, status: "completed" },
+        contextOf(text.itemId, text.parentItemId),
+      ),
+    );
+  }
+  return events;
 }

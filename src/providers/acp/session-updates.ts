@@ -6,6 +6,7 @@ import type { EventBuilder } from "../../kit/event-builder.js";
 import { arr, isObject, type JsonObject, num, own, str } from "../../kit/guards.js";
 import { providerEvent } from "../../kit/warnings.js";
 import type { AcpSessionState } from "./session-state.js";
+import { mapSessionMessage, mapSubagentUpdate } from "./subagents.js";
 import { mapToolCall, mapToolCallUpdate } from "./tool-calls.js";
 
 export interface UpdateInput {
@@ -327,43 +328,16 @@ function unstableUpdateHandlers(): Record<string, UpdateHandler> {
       ],
     },
     subagent_update: {
-      yields: ["task.started", "task.progress", "task.completed"],
-      note: "unstable: a subagent session as a task keyed by its sessionId",
-      map: ({ state, b, update, raw }) => {
-        const key = `subagent:${str(update.sessionId) ?? ""}`;
-        const { entry, isNew } = state.tasks.open(key, undefined);
-        const description = str(update.title) ?? "subagent";
-        const taskState = str(update.state);
-        const events: RuntimeEvent[] = [];
-        if (isNew)
-          events.push(
-            b.emit(
-              "task.started",
-              { taskId: entry.id, description, taskType: "subagent" },
-              state.context(raw),
-            ),
-          );
-        if (taskState === "idle") {
-          state.tasks.close(key);
-          events.push(
-            b.emit("task.completed", { taskId: entry.id, status: "completed" }, state.context(raw)),
-          );
-        } else if (!isNew) {
-          events.push(
-            b.emit(
-              "task.progress",
-              { taskId: entry.id, description: `${description}: ${taskState ?? "update"}` },
-              state.context(raw),
-            ),
-          );
-        }
-        return events;
-      },
+      yields: ["item.started", "task.started", "task.progress", "task.completed"],
+      note:
+        "unstable: a child session as a collab_agent_tool_call item and a subagent task (parentItemId = the item); " +
+        "state idle completes the task; the child's own updates link to the item",
+      map: ({ state, b, update, raw }) => mapSubagentUpdate(state, b, update, raw),
     },
     session_message: {
-      yields: ["provider.event"],
-      note: "unstable: a message between sessions",
-      map: ({ state, b, raw }) => [providerEvent(b, "session_message", raw, undefined, state.context(raw))],
+      yields: ["item.updated", "item.completed", "task.completed", "provider.event"],
+      note: "unstable: the task sent to a child (the item's prompt) and the child's reply (completes the item)",
+      map: ({ state, b, update, raw }) => mapSessionMessage(state, b, update, raw),
     },
     session_message_chunk: {
       yields: ["provider.event"],

@@ -47,6 +47,7 @@ function openTool(state: AcpSessionState, key: string, toolCallId: string, updat
     turnId: state.currentTurnId,
     toolCallId,
     facts: emptyFacts(),
+    parentItemId: state.parentItemId,
   });
 }
 
@@ -278,6 +279,7 @@ export function toolContext(state: AcpSessionState, raw: RuntimeEventRaw, itemId
   return state.context(raw, {
     itemId,
     turnId: tool.turnId ?? state.currentTurnId,
+    parentItemId: tool.parentItemId,
     providerRefs: { providerItemId: tool.toolCallId },
   });
 }

@@ -6,7 +6,7 @@ import type {
   FileChangeKind,
   ItemDetails,
 } from "../../contracts/item-details.js";
-import { int, isObject, type JsonObject, own, str } from "../../kit/guards.js";
+import { arr, int, isObject, type JsonObject, own, str } from "../../kit/guards.js";
 import { unwrapShellCommand } from "../../kit/shell-command.js";
 import { unifiedDiff } from "../../kit/unified-diff.js";
 import { durationMsOf, fileChangesPatch } from "../codex-eventmsg/details.js";
@@ -50,12 +50,20 @@ function commandView(facts: ToolFacts, terminals: Terminals): ToolView {
   if (native === undefined) return { title: facts.title, details: undefined };
   const { command, shell } = unwrapShellCommand(native);
   const output = isObject(facts.rawOutput) ? facts.rawOutput : undefined;
-  const cwd = str(input?.cwd) ?? facts.metaCwd ?? terminal?.cwd;
-  // Where the exit code is: Cursor `rawOutput.exitCode`, codex-acp `rawOutput.exit_code`, `_meta.terminal_exit`
+
+  // Where the exit code is: Cursor `rawOutput.exitCode`, codex-acp `rawOutput.exit_code`, OpenCode
+  // `rawOutput.metadata.exit`, GitHub Copilot CLI a `shell_exit` entry of `rawOutput.contents`, `_meta.terminal_exit`
   // when the client shows terminal output, a client terminal's exit status. Claude's adapter reports none
   // otherwise (its rawOutput is the output text).
   const exitCode =
-    int(output?.exitCode) ?? int(output?.exit_code) ?? facts.metaExitCode ?? terminal?.exitCode;
+    int(output?.exitCode) ??
+    int(output?.exit_code) ??
+    (isObject(output?.metadata) ? int(output.metadata.exit) : undefined) ??
+    shellExitOf(output) ??
+    facts.metaExitCode ??
+    terminal?.exitCode;
+  const shellCwd = shellExitCwdOf(output);
+  const cwd = str(input?.cwd) ?? facts.metaCwd ?? terminal?.cwd ?? shellCwd;
   const durationMs = durationOf(output);
   const details: CommandExecutionDetails = { command };
   if (shell !== undefined) details.shell = shell;
@@ -63,6 +71,20 @@ function commandView(facts: ToolFacts, terminals: Terminals): ToolView {
   if (exitCode !== undefined) details.exitCode = exitCode;
   if (durationMs !== undefined) details.durationMs = durationMs;
   return { title: command, details };
+}
+
+/** GitHub Copilot CLI's `rawOutput.contents` entry `{type: "shell_exit", exitCode, cwd}`. */
+function shellExitEntry(output: JsonObject | undefined): JsonObject | undefined {
+  const contents = arr(output?.contents) ?? [];
+  return contents.find((entry): entry is JsonObject => isObject(entry) && entry.type === "shell_exit");
+}
+
+function shellExitOf(output: JsonObject | undefined): number | undefined {
+  return int(shellExitEntry(output)?.exitCode);
+}
+
+function shellExitCwdOf(output: JsonObject | undefined): string | undefined {
+  return str(shellExitEntry(output)?.cwd);
 }
 
 /** `durationMs` / `duration_ms` in ms, or Codex's `duration` `{secs, nanos}` (codex-acp's rawOutput). */
@@ -83,34 +105,36 @@ function cachedChanges(facts: ToolFacts): FileChange[] {
   const cache = facts.changesCache;
   if (
     cache !== undefined &&
-    cache.content === facts.content &&
+    cache.content === facts.diffs &&
     cache.rawInput === facts.rawInput &&
     cache.kind === facts.kind
   ) {
     return cache.value as FileChange[];
   }
   const value = patchChanges(facts.rawInput) ?? diffChanges(facts);
-  facts.changesCache = { content: facts.content, rawInput: facts.rawInput, kind: facts.kind, value };
+  facts.changesCache = { content: facts.diffs, rawInput: facts.rawInput, kind: facts.kind, value };
   return value;
 }
 
 /**
- * From `diff` content `{path, oldText?, newText}`: no old text is a new file; ToolKind `delete` / `move` say so
+ * From `diff` content `{path, oldText?, newText}`: no (or an empty) old text is a new file; ToolKind `delete` / `move` say so
  * (ACP's diff has no destination field, so a move's `movePath` stays absent). Without diffs, a delete or move
  * still names its files by `locations`.
  */
 function diffChanges(facts: ToolFacts): FileChange[] {
   const changes: FileChange[] = [];
-  for (const block of facts.content ?? []) {
+  for (const block of facts.diffs ?? []) {
     if (!isObject(block) || block.type !== "diff") continue;
     const path = str(block.path);
     const newText = str(block.newText);
     if (path === undefined || newText === undefined) continue;
     const oldText = str(block.oldText);
+    // OpenCode 1.18 and GitHub Copilot CLI 1.0 send `oldText: ""` rather than none for a file they create (so an
+    // edit of an empty file reads as an add too).
     const kind: FileChangeKind =
       facts.kind === "delete" || facts.kind === "move"
         ? facts.kind
-        : oldText === undefined
+        : oldText === undefined || oldText === ""
           ? "add"
           : "update";
     const diff = textDiff(path, oldText ?? "", newText);

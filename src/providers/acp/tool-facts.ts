@@ -11,6 +11,11 @@ export interface ToolFacts {
   name: string | undefined;
   status: string | undefined;
   content: unknown[] | undefined;
+  /**
+   * The `diff` entries of the latest content that had any: a later content without diffs (OpenCode's closing
+   * "Wrote file successfully.") does not take the change away.
+   */
+  diffs: unknown[] | undefined;
   locations: unknown[] | undefined;
   rawInput: unknown;
   rawOutput: unknown;
@@ -33,6 +38,7 @@ export function emptyFacts(): ToolFacts {
     name: undefined,
     status: undefined,
     content: undefined,
+    diffs: undefined,
     locations: undefined,
     rawInput: undefined,
     rawOutput: undefined,
@@ -51,6 +57,8 @@ export function mergeFacts(facts: ToolFacts, update: JsonObject): void {
   facts.name = str(update.name) ?? facts.name;
   facts.status = str(update.status) ?? facts.status;
   facts.content = arr(update.content) ?? facts.content;
+  const diffs = arr(update.content)?.filter((block) => isObject(block) && block.type === "diff");
+  if (diffs !== undefined && diffs.length > 0) facts.diffs = diffs;
   facts.locations = arr(update.locations) ?? facts.locations;
   if (update.rawInput !== undefined && update.rawInput !== null) facts.rawInput = update.rawInput;
   if (update.rawOutput !== undefined && update.rawOutput !== null) facts.rawOutput = update.rawOutput;
@@ -60,6 +68,13 @@ export function mergeFacts(facts: ToolFacts, update: JsonObject): void {
   if (isObject(meta.terminal_info)) facts.metaCwd = str(meta.terminal_info.cwd) ?? facts.metaCwd;
   if (isObject(meta.terminal_exit))
     facts.metaExitCode = int(meta.terminal_exit.exit_code) ?? facts.metaExitCode;
+}
+
+/** The `diff` entries of a record's content, when the facts have none yet. */
+export function fillDiffs(facts: ToolFacts, update: JsonObject): void {
+  if (facts.diffs !== undefined) return;
+  const diffs = arr(update.content)?.filter((block) => isObject(block) && block.type === "diff");
+  if (diffs !== undefined && diffs.length > 0) facts.diffs = diffs;
 }
 
 /**

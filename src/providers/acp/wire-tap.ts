@@ -9,7 +9,7 @@ export interface WireTapHandlers {
   garbage(line: string): void;
 }
 
-type Sdk = typeof import("@agentclientprotocol/sdk");
+type Sdk = typeof import("@agentclientprotocol/sdk/unstable");
 type AcpStream = ReturnType<Sdk["ndJsonStream"]>;
 
 /**

@@ -63,10 +63,16 @@ export function acpSemanticProblems(lines: readonly string[], events: readonly R
   const textTypes = new Set(["assistant_message", "reasoning", "user_message"]);
   const toolEvents = (type: string) =>
     events.filter((e) => e.type === type && "itemType" in e.payload && !textTypes.has(e.payload.itemType));
-  if (toolEvents("item.started").length !== toolIds.size) {
-    problems.push(`tool items started ${toolEvents("item.started").length} != tool calls ${toolIds.size}`);
+  // each subagent (child session) is one collab_agent_tool_call item beside the tool calls
+  const subagents = new Set(
+    updates.filter((u) => u.sessionUpdate === "subagent_update").map((u) => u.sessionId),
+  );
+  if (toolEvents("item.started").length !== toolIds.size + subagents.size) {
+    problems.push(
+      `tool items started ${toolEvents("item.started").length} != tool calls ${toolIds.size} + subagents ${subagents.size}`,
+    );
   }
-  if (toolEvents("item.completed").length < completedTools.size) {
+  if (toolEvents("item.completed").length < completedTools.size + subagents.size) {
     problems.push(`tool items completed ${toolEvents("item.completed").length} < ${completedTools.size}`);
   }
   const count = (type: string) => events.filter((e) => e.type === type).length;

@@ -25,7 +25,22 @@ export const ACP_SCENARIOS: AcpScenario[] = [
   { name: "plan", prompts: [SCENARIO_PROMPTS.plan], approve: "accept" },
   { name: "multi-turn", prompts: [...MULTI_TURN_PROMPTS], approve: "accept" },
   { name: "error-500", prompts: [SCENARIO_PROMPTS["error-500"]], approve: "accept" },
+  { name: "question", prompts: [SCENARIO_PROMPTS.question], approve: "accept" },
+  { name: "subagent", prompts: [SCENARIO_PROMPTS.subagent], approve: "accept" },
 ];
+
+/** The first choice of each choice field of an elicitation form: a host's answers, as strings. */
+function firstChoices(args: unknown): Record<string, string> {
+  const schema = (
+    args as { requestedSchema?: { properties?: Record<string, { oneOf?: { const?: unknown }[] }> } }
+  )?.requestedSchema;
+  const answers: Record<string, string> = {};
+  for (const [name, field] of Object.entries(schema?.properties ?? {})) {
+    const first = field.oneOf?.[0]?.const;
+    if (typeof first === "string") answers[name] = first;
+  }
+  return answers;
+}
 
 export interface ScenarioRunResult {
   events: RuntimeEvent[];
@@ -67,7 +82,13 @@ export async function runAcpScenario(
     for await (const event of driver.events) {
       events.push(event);
       if (event.type === "request.opened" && event.requestId !== undefined) {
-        await driver.respond(event.requestId, { decision: scenario.approve });
+        const asks = event.payload.requestType === "tool_user_input";
+        await driver.respond(
+          event.requestId,
+          asks
+            ? { decision: scenario.approve, answers: firstChoices(event.payload.args) }
+            : { decision: scenario.approve },
+        );
       }
       if (event.type === "turn.completed") {
         turnsDone++;
