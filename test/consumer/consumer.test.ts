@@ -201,16 +201,6 @@ describe("the published package", () => {
     expect(unreached).toEqual([]);
   });
 
-  it("resolves every link of its README inside the tarball", () => {
-    const paths = new Set(packed.files.map((file) => file.path));
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    const links = [...readme.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)]
-      .map((match) => match[1] ?? "")
-      .filter((link) => !/^[a-z]+:/i.test(link));
-    expect(links.length).toBeGreaterThan(10);
-    expect(links.filter((link) => !paths.has(link.replace(/^\.\//, "")))).toEqual([]);
-  });
-
   it("a missing agent package is an actionable error, from the installed package", async () => {
     const summary = JSON.parse(await node("run-driver.mjs", "claude")) as { error?: string; name?: string };
     expect(summary.name).toBe("AgentNotInstalledError");
