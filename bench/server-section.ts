@@ -82,6 +82,9 @@ export function formatServerBench(result: ServerBenchResult): string[] {
     `  floor, same window: one loopback hop between two other processes p50 ${hop.p50Ms.toFixed(1)} ms, p99 ${hop.p99Ms.toFixed(1)} ms, max ${hop.maxMs.toFixed(1)} ms over ${fmt(hop.samples)} stamps (every delivery takes such a hop too)`,
     `  server peak RSS ${result.peakRssMb.toFixed(0)} MB; machine load average ${result.loadAverage.toFixed(1)} on ${availableParallelism()} cores`,
     `  CPU during the turns, in cores: server ${cores.server.toFixed(2)}, agents ${cores.agents.toFixed(2)}, mock model ${cores.model.toFixed(2)}, subscribers (this process) ${cores.subscribers.toFixed(2)}`,
+    result.wire === undefined
+      ? "  bytes per delivered event: no session to read"
+      : `  bytes per delivered event (SSE, one session's ${fmt(result.wire.events)} events): ${fmt(result.wire.withRaw)} with the native records, ${fmt(result.wire.withoutRaw)} with raw=0 (${Math.round((100 * result.wire.withoutRaw) / result.wire.withRaw)}%)`,
     result.mismatches.length === 0
       ? "  nothing dropped: per session, events stored = emitted = delivered to each subscriber"
       : `  DROPPED: ${result.mismatches.join("; ")}`,

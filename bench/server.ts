@@ -17,6 +17,7 @@ import { type HopFloor, startHopFloor } from "./hop-floor.js";
 import type { LatencySummary } from "./latency-histogram.js";
 import { ownCpu, treeCpu } from "./process-cpu.js";
 import { type SubscriberPool, startSubscribers } from "./subscribers.js";
+import { type WireBytes, wireBytes } from "./wire-bytes.js";
 
 export { STEADY_AFTER_MS } from "./followers.js";
 
@@ -82,6 +83,8 @@ export interface ServerBenchResult {
   cores: { server: number; agents: number; model: number; subscribers: number };
   /** Sessions whose counts differ (stored ≠ emitted or a subscriber's ≠ stored), with the counts. */
   mismatches: string[];
+  /** SSE bytes per delivered event of the first session, with its native records and with `raw=0`. */
+  wire: WireBytes | undefined;
 }
 
 function peakRssMb(pid: number): number {
@@ -255,6 +258,12 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
       if (stored !== emitted || got.length !== options.subscribers || got.some((n) => n !== stored))
         mismatches.push(`${id}: emitted ${emitted}, stored ${stored}, delivered ${got.join("/")}`);
     }
+    const first = ids[0];
+    const firstLast = (await client.listSessions()).find((s) => s.id === first)?.lastSequence ?? 0;
+    const wire =
+      first === undefined || firstLast === 0
+        ? undefined
+        : await wireBytes(serve.url, BENCH_TOKEN, first, firstLast);
     return {
       sessions: options.sessions,
       subscribers: options.subscribers,
@@ -278,6 +287,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerBe
       loadAverage: loadavg()[0] ?? 0,
       cores,
       mismatches,
+      wire,
     };
   } finally {
     await floor?.close();

@@ -1,5 +1,7 @@
 import * as z from "zod";
 import { ApprovalDecision, SessionState } from "../contracts/enums.js";
+import { RuntimeEventSchema } from "../contracts/events.js";
+import { ThreadView } from "../projection/thread-view.js";
 
 /**
  * The server's request and response bodies (DESIGN.md §9), one zod schema each: the server validates with them
@@ -46,10 +48,19 @@ export type SessionSummary = z.infer<typeof SessionSummary>;
 export const SessionList = z.object({ sessions: z.array(SessionSummary) });
 export type SessionList = z.infer<typeof SessionList>;
 
+/** `raw=0`: leave the native records out of an answer (the store keeps them). */
+export const RawFlag = z
+  .enum(["0", "1"])
+  .optional()
+  .describe("`0` leaves out the native records (each event's `raw`, each item's `data`); default `1`.");
+
+export const SessionQuery = z.object({ raw: RawFlag });
+
 export const SessionDetail = z.object({
   session: SessionSummary,
-  view: z.unknown().describe("The projection's thread view of the stored events."),
+  view: ThreadView.describe("The projection's thread view of the stored events."),
 });
+export type SessionDetail = z.infer<typeof SessionDetail>;
 
 export const TurnBody = z.object({ text: z.string().min(1).describe("The user's prompt.") }).strict();
 export type TurnBody = z.infer<typeof TurnBody>;
@@ -69,12 +80,32 @@ export const EVENTS_PAGE_LIMIT = 1_000;
 export const EventsQuery = z.object({
   after: z.coerce.number().int().min(0).optional().describe("Events with a sequence above this; default 0."),
   limit: z.coerce.number().int().min(1).max(EVENTS_PAGE_LIMIT).optional(),
+  raw: RawFlag,
+  ticket: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "A stream ticket (`POST …/events/tickets`) in place of the bearer token, for a browser's EventSource: " +
+        "single use, 60 s, this session only.",
+    ),
 });
 
+/** The SSE form's query: a page's `limit` aside, the same. */
+export const EventStreamQuery = EventsQuery.omit({ limit: true });
+
 export const EventsPage = z.object({
-  events: z.array(z.unknown()).describe("Canonical events, exactly as the driver emitted them."),
+  events: z
+    .array(RuntimeEventSchema)
+    .describe("Canonical events, exactly as the driver emitted them (without `raw` when `raw=0`)."),
   next: z.number().int().min(0).describe("The `after` of the next page (the last sequence returned)."),
 });
+
+export const StreamTicket = z.object({
+  ticket: z.string().describe("Good for one `GET …/events?ticket=T` of this session."),
+  expiresAt: z.string().describe("When the ticket stops being accepted (ISO 8601), 60 s after it was made."),
+});
+export type StreamTicket = z.infer<typeof StreamTicket>;
 
 export const StoreHealth = z
   .object({

@@ -1,4 +1,5 @@
 import { UnreadableInputError } from "../node/line-source.js";
+import { endQuietlyOnClosedPipe, PIPE_COMMANDS } from "./closed-pipe.js";
 import { chatCommand } from "./commands/chat.js";
 import { coverageCommand } from "./commands/coverage.js";
 import { importCommand } from "./commands/import.js";
@@ -65,6 +66,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
 
 /** Runs the CLI as this process: its exit code, and a one-line message on stderr for an unexpected error. */
 export function runAsProcess(argv: string[] = process.argv.slice(2)): void {
+  if (PIPE_COMMANDS.has(argv[0] ?? "")) endQuietlyOnClosedPipe(process.stdout);
   main(argv).then(
     (code) => {
       process.exitCode = code;

@@ -20,16 +20,22 @@ export class RemoteApiError extends Error {
   }
 }
 
-/** The server could not be reached (or kept dropping the stream) after every retry the policy allows. */
+/**
+ * The server could not be reached (refused, reset, gone mid-stream) after every retry the policy allows; a plain
+ * call is not retried. `url` is the address that failed; `cause` the platform's own error.
+ */
 export class RemoteConnectionError extends Error {
   readonly route: string;
   readonly attempts: number;
+  readonly url: string | undefined;
 
-  constructor(route: string, attempts: number, cause: unknown) {
-    super(`${route}: no connection after ${attempts} attempt(s): ${describe(cause)}`, { cause });
+  constructor(route: string, attempts: number, cause: unknown, url?: string) {
+    const where = url === undefined ? "" : ` (${url})`;
+    super(`${route}${where}: no connection after ${attempts} attempt(s): ${describe(cause)}`, { cause });
     this.name = "RemoteConnectionError";
     this.route = route;
     this.attempts = attempts;
+    this.url = url;
   }
 }
 

@@ -58,7 +58,7 @@ export async function* followEvents(
   const route = `GET ${path}`;
   const outer = options.signal;
   const aborted = () => outer?.aborted === true;
-  const retry = new Retry(route, policy, outer);
+  const retry = new Retry(route, policy, outer, transport.url(path));
   let after = options.after ?? 0;
   while (!aborted()) {
     if (!(await retry.wait())) return;
@@ -118,11 +118,14 @@ class Retry {
   #failures = 0;
   #lastError: unknown;
   #serverRetryMs: number | undefined;
+  /** When the current run of failures began. */
+  #downSince = 0;
 
   constructor(
     readonly route: string,
     readonly policy: ReconnectPolicy,
     readonly signal: AbortSignal | undefined,
+    readonly url: string,
   ) {}
 
   succeeded(): void {
@@ -130,6 +133,7 @@ class Retry {
   }
 
   failed(error: unknown): void {
+    if (this.#failures === 0) this.#downSince = Date.now();
     this.#failures++;
     this.#lastError = error;
   }
@@ -141,9 +145,11 @@ class Retry {
   /** Before an attempt: waits out the back-off; throws when the policy gives up; false when aborted. */
   async wait(): Promise<boolean> {
     if (this.#failures === 0) return true;
-    if (this.#failures >= this.policy.maxAttempts)
-      throw new RemoteConnectionError(this.route, this.#failures, this.#lastError);
-    await sleep(backoffDelay(this.policy, this.#failures, this.#serverRetryMs), this.signal);
+    const left = (this.policy.giveUpAfterMs ?? Number.POSITIVE_INFINITY) - (Date.now() - this.#downSince);
+    if (this.#failures >= this.policy.maxAttempts || left <= 0)
+      throw new RemoteConnectionError(this.route, this.#failures, this.#lastError, this.url);
+    const delay = Math.min(left, backoffDelay(this.policy, this.#failures, this.#serverRetryMs));
+    await sleep(delay, this.signal);
     return this.signal?.aborted !== true;
   }
 

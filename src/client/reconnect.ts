@@ -9,6 +9,11 @@ export interface ReconnectPolicy {
    * The default (10, from 100 ms up to 5 s) rides out about 25 s of a server restart.
    */
   maxAttempts: number;
+  /**
+   * Gives up once the stream has been down this long (from its first failure), whatever the attempts: the
+   * longest a host waits for a server that is gone. None by default (the attempts decide: about 25 s).
+   */
+  giveUpAfterMs?: number;
 }
 
 export const DEFAULT_RECONNECT: ReconnectPolicy = { initialDelayMs: 100, maxDelayMs: 5_000, maxAttempts: 10 };

@@ -1,5 +1,5 @@
 import { errorBodyOf } from "./bodies.js";
-import { RemoteApiError, RemoteProtocolError } from "./errors.js";
+import { RemoteApiError, RemoteConnectionError, RemoteProtocolError } from "./errors.js";
 
 /** The `fetch` the client calls: the platform's by default (browser, Node ≥ 18), or the host's own. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -42,13 +42,22 @@ export class ApiTransport {
     const route = `${method} ${path}`;
     const headers: Record<string, string> = { ...this.#auth(), accept: "application/json" };
     if (body !== undefined) headers["content-type"] = "application/json";
-    const response = await this.#fetch(this.url(path), {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      ...(signal === undefined ? {} : { signal }),
-    });
-    const text = await response.text();
+    const url = this.url(path);
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.#fetch(url, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(signal === undefined ? {} : { signal }),
+      });
+      text = await response.text();
+    } catch (error) {
+      // the host's own abort stays an abort; a refused or reset connection is named, with the URL
+      if (signal?.aborted === true) throw error;
+      throw new RemoteConnectionError(route, 1, error, url);
+    }
     if (!ok.includes(response.status)) throw apiError(route, response.status, text);
     const json = parseJson(text);
     const value = json === NOT_JSON ? undefined : parse(json);

@@ -7,11 +7,14 @@ import type { ErrorBody } from "../api/schemas.js";
 import type { SessionStore } from "../store/types.js";
 import { bearerAuth } from "./auth.js";
 import { bodySizeLimit } from "./body-limit.js";
+import { mountEventRoutes } from "./event-routes.js";
 import { mountInspector } from "./inspector-static.js";
+import { mountOpenApiDocument } from "./openapi-document.js";
 import { loopbackHostOnly, securityHeaders } from "./request-guards.js";
 import { healthRoute } from "./routes.js";
 import { COMMAND_ERROR_STATUS, SessionCommandError, type SessionCommands } from "./session-commands.js";
 import { mountSessionRoutes } from "./session-routes.js";
+import { StreamTickets, ticketOr } from "./stream-tickets.js";
 
 export interface ServerAppOptions {
   store: SessionStore;
@@ -70,22 +73,16 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
       200,
     );
   });
-  app.use("/v1/*", bearerAuth(options.token));
+  mountOpenApiDocument(app, options.version);
+  const tickets = new StreamTickets();
+  app.use("/v1/*", ticketOr(tickets, bearerAuth(options.token)));
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   app.use(
     "/v1/*",
     bodySizeLimit(maxSize, (c) => c.json({ error: `the body is larger than ${maxSize} bytes` }, 413)),
   );
   mountSessionRoutes(app, options);
-  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
-  app.doc31("/v1/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "provider-runtime serve",
-      version: options.version,
-      description: "Coding-agent sessions over HTTP: one canonical event stream per session (DESIGN.md §9).",
-    },
-  });
+  mountEventRoutes(app, { ...options, tickets });
   mountInspector(app, options.inspectorDir);
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => errorResponse(error, c));

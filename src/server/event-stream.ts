@@ -1,6 +1,7 @@
 import type { RuntimeEvent } from "../contracts/events.js";
 import type { SessionStore } from "../store/types.js";
 import { afterMicrotasks } from "./after-microtasks.js";
+import { withoutRaw } from "./without-raw.js";
 
 /**
  * Text held for one subscriber before the loop waits for the socket to take it: bounds a slow reader's memory
@@ -17,13 +18,16 @@ const QUEUED_CHUNKS = 4;
  * a delivery's cost. Weak: an event's text goes when the event does.
  */
 const messages = new WeakMap<RuntimeEvent, string>();
+/** The same without the native record, for the subscribers that asked `raw=0`. */
+const rawlessMessages = new WeakMap<RuntimeEvent, string>();
 
 /** One event as an SSE message: `id:` is its sequence (a client resumes with Last-Event-ID). */
-function sseMessage(event: RuntimeEvent): string {
-  let message = messages.get(event);
+function sseMessage(event: RuntimeEvent, withRaw: boolean): string {
+  const cache = withRaw ? messages : rawlessMessages;
+  let message = cache.get(event);
   if (message === undefined) {
-    message = `id: ${event.sequence}\ndata: ${JSON.stringify(event)}\n\n`;
-    messages.set(event, message);
+    message = `id: ${event.sequence}\ndata: ${JSON.stringify(withRaw ? event : withoutRaw(event))}\n\n`;
+    cache.set(event, message);
   }
   return message;
 }
@@ -45,8 +49,9 @@ export function streamEvents(
   sessionId: string,
   after: number,
   heartbeatMs: number,
+  withRaw = true,
 ): Response {
-  const body = sseBody(store, sessionId, after, heartbeatMs);
+  const body = sseBody(store, sessionId, after, heartbeatMs, withRaw);
   // @hono/node-server writes a chunk with `response.write(chunk)`, which takes strings
   return new Response(body as unknown as ReadableStream<Uint8Array>, {
     headers: {
@@ -62,6 +67,7 @@ function sseBody(
   sessionId: string,
   after: number,
   heartbeatMs: number,
+  withRaw: boolean,
 ): ReadableStream<string> {
   const abort = new AbortController();
   /** Settles when the socket's reader takes a chunk again: every sender waiting for room shares it. */
@@ -88,7 +94,7 @@ function sseBody(
           return room.made;
         };
         // a follow that throws (the store closed under it) ends the stream like a store that closed
-        void pump(store, sessionId, after, heartbeatMs, abort.signal, send)
+        void pump(store, sessionId, after, heartbeatMs, withRaw, abort.signal, send)
           .catch(() => undefined)
           .finally(() => {
             if (abort.signal.aborted) return;
@@ -111,6 +117,7 @@ async function pump(
   sessionId: string,
   after: number,
   heartbeatMs: number,
+  withRaw: boolean,
   signal: AbortSignal,
   send: (text: string) => Promise<void> | undefined,
 ): Promise<void> {
@@ -135,7 +142,7 @@ async function pump(
     await send(": connected\n\n");
     for await (const event of store.follow(sessionId, after, signal)) {
       if (signal.aborted) break;
-      pending += sseMessage(event);
+      pending += sseMessage(event, withRaw);
       flushing ??= flush();
       if (pending.length >= MAX_PENDING_CHARS) await flushing;
     }

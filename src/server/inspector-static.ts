@@ -13,7 +13,7 @@ const NOT_BUILT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>provider-runtime</title></head>
 <body><h1>provider-runtime serve</h1>
 <p>The inspector is not built in this installation (no <code>dist/inspector/</code>). The API is at
-<code>/v1</code>; its OpenAPI document is <code>/v1/openapi.json</code> (with the bearer token).</p>
+<code>/v1</code>; its OpenAPI document is <code>/v1/openapi.json</code> (readable without the token).</p>
 </body></html>
 `;
 

@@ -1,12 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { EVENTS_PAGE_LIMIT } from "../api/schemas.js";
 import type { RequestResponse } from "../contracts/driver.js";
 import { ThreadProjector } from "../projection/reducer.js";
+import type { ThreadView } from "../projection/thread-view.js";
 import type { SessionRecord, SessionStore } from "../store/types.js";
-import { streamEvents } from "./event-stream.js";
 import {
   createSessionRoute,
-  eventsRoute,
   getSessionRoute,
   interruptRoute,
   listSessionsRoute,
@@ -16,24 +14,23 @@ import {
 } from "./routes.js";
 import { SessionCommandError, type SessionCommands } from "./session-commands.js";
 import { summaryBody } from "./summary-body.js";
+import { viewWithoutRaw } from "./without-raw.js";
 
 const PAGE = 1_000;
-const DEFAULT_HEARTBEAT_MS = 15_000;
 
 interface SessionRoutesOptions {
   store: SessionStore;
   commands: SessionCommands;
-  heartbeatMs?: number;
 }
 
-async function found(store: SessionStore, id: string): Promise<SessionRecord> {
+export async function found(store: SessionStore, id: string): Promise<SessionRecord> {
   const record = await store.getSession(id);
   if (record === undefined) throw new SessionCommandError("not_found", `no session ${id}`);
   return record;
 }
 
 /** The thread view of a session's stored events, read a page at a time. */
-async function viewOf(store: SessionStore, id: string): Promise<unknown> {
+async function viewOf(store: SessionStore, id: string): Promise<ThreadView> {
   const projector = new ThreadProjector();
   let after = 0;
   for (;;) {
@@ -48,7 +45,6 @@ async function viewOf(store: SessionStore, id: string): Promise<unknown> {
 /** The `/v1/sessions` routes: reads from the store, changes through the commands. */
 export function mountSessionRoutes(app: OpenAPIHono, options: SessionRoutesOptions): void {
   const { store, commands } = options;
-  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
 
   app.openapi(createSessionRoute, async (c) => {
     const record = await commands.create(c.req.valid("json"));
@@ -63,7 +59,9 @@ export function mountSessionRoutes(app: OpenAPIHono, options: SessionRoutesOptio
   app.openapi(getSessionRoute, async (c) => {
     const { id } = c.req.valid("param");
     const record = await found(store, id);
-    return c.json({ session: summaryBody(record), view: await viewOf(store, id) }, 200);
+    const view = await viewOf(store, id);
+    const raw = c.req.valid("query").raw !== "0";
+    return c.json({ session: summaryBody(record), view: raw ? view : viewWithoutRaw(view) }, 200);
   });
 
   app.openapi(turnRoute, async (c) => {
@@ -93,22 +91,5 @@ export function mountSessionRoutes(app: OpenAPIHono, options: SessionRoutesOptio
     const { id } = c.req.valid("param");
     await found(store, id);
     return c.json(summaryBody(await commands.stop(id)), 200);
-  });
-
-  app.openapi(eventsRoute, async (c) => {
-    const { id } = c.req.valid("param");
-    const query = c.req.valid("query");
-    const lastEventId = c.req.valid("header")["last-event-id"];
-    await found(store, id);
-    const after = lastEventId === undefined ? (query.after ?? 0) : Number(lastEventId);
-    if (!Number.isSafeInteger(after)) {
-      const field = lastEventId === undefined ? "after" : "last-event-id";
-      throw new SessionCommandError("invalid", `${field}: not a sequence number`, field);
-    }
-    if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
-      return streamEvents(store, id, after, heartbeatMs);
-    }
-    const events = await store.readEvents(id, after, query.limit ?? EVENTS_PAGE_LIMIT);
-    return c.json({ events, next: events.at(-1)?.sequence ?? after }, 200);
   });
 }

@@ -67,16 +67,9 @@ async function node(script: string, ...args: string[]): Promise<string> {
  */
 async function stagePackage(): Promise<string> {
   const stage = join(project, "stage");
-  for (const path of [
-    "package.json",
-    "README.md",
-    "LICENSE",
-    "bin",
-    "schema",
-    "docs/events.md",
-    "docs/client.md",
-    "docs/providers",
-  ])
+  // what package.json's `files` names (dist/ is built below), so the staged package packs as this one would
+  const { files } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { files: string[] };
+  for (const path of ["package.json", "README.md", "LICENSE", ...expandFiles(files)])
     cpSync(join(ROOT, path), join(stage, path), { recursive: true });
   const tsc = join(repoModules, "typescript", "bin", "tsc");
   await run(
@@ -102,6 +95,20 @@ async function stagePackage(): Promise<string> {
     { cwd: ROOT, timeout: 180_000 },
   );
   return stage;
+}
+
+/** `files` entries as paths: `dir/*.md` read from the checkout, `dist` left to the build. */
+function expandFiles(files: string[]): string[] {
+  return files
+    .filter((entry) => entry !== "dist")
+    .flatMap((entry) => {
+      const star = /^(.*)\/\*(\.\w+)$/.exec(entry);
+      if (star === null) return [entry];
+      const [, dir = "", ext = ""] = star;
+      return readdirSync(join(ROOT, dir))
+        .filter((name) => name.endsWith(ext))
+        .map((name) => `${dir}/${name}`);
+    });
 }
 
 async function pack(stage: string, ...flags: string[]): Promise<typeof packed> {
@@ -165,6 +172,8 @@ describe("the published package", () => {
     );
     for (const provider of ["codex", "codex-sdk", "claude", "acp"])
       expect(paths).toContain(`docs/providers/${provider}.md`);
+    for (const doc of ["docs/server.md", "docs/inspector.md", "docs/cluster.md", "docs/contract.md"])
+      expect(paths).toContain(doc);
     // `npm pack --dry-run` lists the same files.
     const listed = (await pack(stage, "--dry-run")).files.map((file) => file.path);
     expect(listed.sort()).toEqual([...paths].sort());
