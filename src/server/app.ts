@@ -7,6 +7,7 @@ import type { ErrorBody } from "../api/schemas.js";
 import type { SessionStore } from "../store/types.js";
 import { bearerAuth } from "./auth.js";
 import { bodySizeLimit } from "./body-limit.js";
+import { isTurnsPath, mountControlRoutes, TURN_ATTACHMENT_BYTES } from "./control-routes.js";
 import { mountInspector } from "./inspector-static.js";
 import { healthRoute } from "./routes.js";
 import { COMMAND_ERROR_STATUS, SessionCommandError, type SessionCommands } from "./session-commands.js";
@@ -53,7 +54,7 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
       cors({
         origin: options.corsOrigin,
         allowHeaders: ["Authorization", "Content-Type", "Last-Event-ID"],
-        allowMethods: ["GET", "POST", "DELETE"],
+        allowMethods: ["GET", "POST", "PATCH", "DELETE"],
       }),
     );
   }
@@ -67,11 +68,15 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
   });
   app.use("/v1/*", bearerAuth(options.token));
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  app.use(
-    "/v1/*",
-    bodySizeLimit(maxSize, (c) => c.json({ error: `the body is larger than ${maxSize} bytes` }, 413)),
-  );
+  const tooLarge = (limit: number) => (c: Context) =>
+    c.json({ error: `the body is larger than ${limit} bytes` }, 413);
+  // A turn may carry attachments of up to 10 MiB each: its route alone takes that much more.
+  const turnMaxSize = maxSize + TURN_ATTACHMENT_BYTES;
+  const limitBody = bodySizeLimit(maxSize, tooLarge(maxSize));
+  const limitTurnBody = bodySizeLimit(turnMaxSize, tooLarge(turnMaxSize));
+  app.use("/v1/*", (c, next) => (isTurnsPath(c.req.path) ? limitTurnBody(c, next) : limitBody(c, next)));
   mountSessionRoutes(app, options);
+  mountControlRoutes(app, options);
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
   app.doc31("/v1/openapi.json", {
     openapi: "3.1.0",
@@ -89,6 +94,7 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
 
 function errorResponse(error: Error, c: Context): Response {
   if (error instanceof SessionCommandError) {
+    if (error.kind === "unsupported") return c.json({ error: "unsupported", reason: error.message }, 422);
     const body: ErrorBody = {
       error: error.message,
       ...(error.field === undefined ? {} : { field: error.field }),

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import * as z from "zod";
+import { UnsupportedBody } from "../api/control-schemas.js";
 import {
   CreateSessionBody,
   ErrorBody,
@@ -78,15 +79,18 @@ export const getSessionRoute = createRoute({
 export const turnRoute = createRoute({
   method: "post",
   path: "/v1/sessions/{id}/turns",
-  summary: "Starts a turn; an exited session's agent is resumed natively first.",
+  summary:
+    "Starts a turn; an exited session's agent is resumed natively first. While a turn runs, `delivery` says " +
+    "whether to refuse (409), queue or steer.",
   security: secured,
   request: { params: SessionParams, body: { ...json(TurnBody, "The prompt."), required: true } },
   responses: {
-    202: json(Accepted, "The agent took the turn; its events follow on the stream."),
-    400: error("A bad body."),
+    202: json(Accepted, "The agent took the turn (or queued it, or the running turn took the text)."),
+    400: error("A bad body or attachment."),
     ...COMMON_ERRORS,
-    409: error("A turn is already running, or the session cannot take turns."),
+    409: error("A turn is already running (delivery `reject`), or the session cannot take turns."),
     413: error("The body is too large."),
+    422: json(UnsupportedBody, "The agent cannot do what was asked (steer, an attachment kind), and why."),
     503: error("The server is shutting down, or the agent cannot be resumed."),
   },
 });

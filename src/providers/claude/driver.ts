@@ -10,21 +10,29 @@ import type {
   SpawnOptions,
 } from "@anthropic-ai/claude-agent-sdk";
 import {
+  type DriverCapabilities,
+  InvalidCommandError,
   type RequestResponse,
   type RuntimeDriver,
+  type SessionSettings,
   type TurnInput,
   UnknownRequestError,
 } from "../../contracts/driver.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { agentEnv } from "../../drivers/agent-env.js";
 import { AGENT_PACKAGES, importAgentSdk } from "../../drivers/agent-programs.js";
+import { resolveAttachments } from "../../drivers/attachments.js";
+import { capabilitiesOf } from "../../drivers/capabilities.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { claudeModelEnv } from "../../drivers/model-config.js";
 import { checkedNiceness, HOST_KILL_AFTER_MS, spawnGuarded } from "../../drivers/process-guard.js";
-import type { ClaudeDriverOptions } from "../../drivers/provider-options.js";
+import type { ClaudeDriverOptions, ClaudePermissionMode } from "../../drivers/provider-options.js";
+import { checkSettings, emitConfigured } from "../../drivers/settings.js";
 import { makePrivateDir, makePrivateSubdir, OwnedDir } from "../../drivers/temp-dirs.js";
+import { TurnDelivery } from "../../drivers/turn-delivery.js";
 import { raw } from "../../kit/event-builder.js";
 import { ClaudeSdkMapper } from "./claude-mapper.js";
+import { claudeContent, claudeEffort, claudeMcpServers, claudeModels } from "./command-surface.js";
 import {
   cancelAnswer,
   type PendingPermission,
@@ -67,6 +75,10 @@ class ClaudeDriver implements RuntimeDriver {
   readonly provider = "claude" as const;
   readonly sessionId: string;
   readonly events: AsyncIterable<RuntimeEvent>;
+  readonly capabilities: DriverCapabilities = capabilitiesOf("claude");
+  readonly #delivery: TurnDelivery;
+  /** Every model name Claude Code takes (`supportedModels()`' aliases and the ids they resolve to). */
+  #acceptedModels = new Set<string>();
   readonly #options: ClaudeDriverOptions;
   readonly #mapper: ClaudeSdkMapper;
   readonly #session: DriverSession;
@@ -93,6 +105,12 @@ class ClaudeDriver implements RuntimeDriver {
     this.#nativeSessionId = options.resume ?? randomUUID();
     this.#session = new DriverSession(this.#mapper, options);
     this.events = this.#session.channel;
+    // Claude Code reads a message pushed while a turn runs into that turn, at its next step.
+    this.#delivery = new TurnDelivery(this.#session, {
+      provider: this.provider,
+      start: (input) => this.#push(input),
+      steer: (input) => this.#push(input),
+    });
   }
 
   async start(): Promise<void> {
@@ -111,25 +129,70 @@ class ClaudeDriver implements RuntimeDriver {
         this.#options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
         "Claude Code did not complete its initialization",
       );
+      await this.#readModels(this.#query);
     } catch (error) {
       await this.#fail(`could not start Claude Code: ${messageOf(error)}`);
       throw error;
     }
   }
 
-  /** Pushes the prompt into the session's input stream; Claude queues it if a turn is running. */
+  /** Pushes the prompt into the session's input stream (see TurnDelivery for `queue` and `steer`). */
   async sendTurn(input: TurnInput): Promise<void> {
     if (this.#query === undefined) throw new Error("claude driver: call start() first");
     if (this.#session.ended || this.#prompts.ended) throw new Error("claude driver: the session has ended");
+    await this.#delivery.send(input);
+  }
+
+  /** `setModel`, `setPermissionMode` and the effort level (`applyFlagSettings`), for the turns that follow. */
+  async configure(settings: SessionSettings): Promise<void> {
+    const query = this.#query;
+    if (query === undefined) throw new Error("claude driver: call start() first");
+    const { model, ...rest } = settings;
+    const checked = checkSettings(this.provider, this.capabilities, rest);
+    if (model !== undefined) {
+      if (!this.#acceptedModels.has(model) && !/^claude-[a-z0-9.-]+$/.test(model))
+        throw new InvalidCommandError(
+          "model",
+          `Claude Code does not offer ${model} (it offers ${[...this.#acceptedModels].join(", ")})`,
+        );
+      await query.setModel(model);
+      checked.model = model;
+    }
+    if (checked.mode !== undefined) await query.setPermissionMode(checked.mode.id as ClaudePermissionMode);
+    if (checked.effort !== undefined)
+      await query.applyFlagSettings({ effortLevel: claudeEffort(checked.effort) });
+    emitConfigured(this.#session, checked);
+  }
+
+  async #push(input: TurnInput): Promise<void> {
+    const attachments = await resolveAttachments(input, {
+      provider: this.provider,
+      cwd: this.#options.cwd,
+      supported: this.capabilities.attachments,
+    });
+    if (this.#session.ended || this.#prompts.ended) throw new Error("claude driver: the session has ended");
     const message: SDKUserMessage = {
       type: "user",
-      message: { role: "user", content: input.text },
+      message: {
+        role: "user",
+        content: claudeContent(input.text, attachments) as SDKUserMessage["message"]["content"],
+      },
       parent_tool_use_id: null,
       uuid: randomUUID(),
       session_id: this.#mapper.state.providerSessionId ?? this.#nativeSessionId,
     };
     this.#session.ingest("out", message);
     this.#prompts.push(message);
+  }
+
+  async #readModels(query: Query): Promise<void> {
+    try {
+      const { models, accepted } = claudeModels(await query.supportedModels());
+      if (models.length > 0) this.capabilities.models = models;
+      this.#acceptedModels = accepted;
+    } catch {
+      // the models stay unknown: any claude-* id is passed on
+    }
   }
 
   async respond(requestId: string, response: RequestResponse): Promise<void> {
@@ -191,7 +254,7 @@ class ClaudeDriver implements RuntimeDriver {
       own.TMPDIR = await makePrivateSubdir(join(ownDir, "tmp"));
     }
     if (maxRetries !== undefined) own.CLAUDE_CODE_MAX_RETRIES = String(maxRetries);
-    const permissionMode = options.permissionMode ?? "default";
+    const permissionMode = options.permissionMode ?? this.#startMode() ?? "default";
     if (permissionMode === "bypassPermissions" && runsAsRoot()) {
       own.IS_SANDBOX = "1";
       this.#warnSandboxAssumed();
@@ -218,10 +281,20 @@ class ClaudeDriver implements RuntimeDriver {
       stderr: (data) => this.#keepStderr(data),
       spawnClaudeCodeProcess: (spawnOptions) => this.#spawnClaudeCode(spawnOptions),
       ...(model === undefined ? {} : { model }),
+      ...(options.mcpServers === undefined || options.mcpServers.length === 0
+        ? {}
+        : { mcpServers: claudeMcpServers(options.mcpServers) as NonNullable<Options["mcpServers"]> }),
       // The session id is ours to choose, so the host's first prompt already names the thread it opens.
       ...(options.resume === undefined ? { sessionId: this.#nativeSessionId } : { resume: options.resume }),
       ...(executable === undefined ? {} : { pathToClaudeCodeExecutable: executable }),
     };
+  }
+
+  /** `options.mode` as Claude Code's permission mode (canonical or native). */
+  #startMode(): ClaudePermissionMode | undefined {
+    const mode = this.#options.mode;
+    if (mode === undefined) return undefined;
+    return checkSettings(this.provider, this.capabilities, { mode }).mode?.id as ClaudePermissionMode;
   }
 
   /**

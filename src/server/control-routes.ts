@@ -1,0 +1,88 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import * as z from "zod";
+import {
+  AgentList,
+  AgentsQuery,
+  MAX_TURN_ATTACHMENTS,
+  SessionSettingsBody,
+  sessionSettingsOf,
+  UnsupportedBody,
+} from "../api/control-schemas.js";
+import { ErrorBody, SessionSummary } from "../api/schemas.js";
+import { listAgents } from "../drivers/index.js";
+import type { SessionCommands } from "./session-commands.js";
+import { summaryBody } from "./summary-body.js";
+
+/**
+ * The command surface's own routes (DESIGN.md §9, §11): the agent catalog and a session's settings. Kept apart
+ * from the session routes so that other settings of the same PATCH (title, archived) compose with these.
+ */
+
+/** What a turn's body may carry beyond the server's general limit: its attachments, base64, with some slack. */
+export const TURN_ATTACHMENT_BYTES = MAX_TURN_ATTACHMENTS * (Math.ceil((10 * 1024 * 1024) / 3) * 4 + 1024);
+
+const TURNS_PATH = /^\/v1\/sessions\/[^/]+\/turns\/?$/;
+
+export function isTurnsPath(path: string): boolean {
+  return TURNS_PATH.test(path);
+}
+
+const json = <S extends z.ZodType>(schema: S, description: string) => ({
+  content: { "application/json": { schema } },
+  description,
+});
+const secured = [{ bearer: [] }];
+
+export const listAgentsRoute = createRoute({
+  method: "get",
+  path: "/v1/agents",
+  summary:
+    "Every driver and known ACP agent: installed or not, its version, tested version and capabilities.",
+  security: secured,
+  request: { query: AgentsQuery },
+  responses: {
+    200: json(AgentList, "The agents."),
+    401: json(ErrorBody, "No valid bearer token."),
+  },
+});
+
+export const configureSessionRoute = createRoute({
+  method: "patch",
+  path: "/v1/sessions/{id}",
+  summary:
+    "Changes the model, mode or effort of the session's next turns (`session.configured` says what changed).",
+  security: secured,
+  request: {
+    params: z.object({ id: z.string().min(1).describe("The canonical session id.") }),
+    body: { ...json(SessionSettingsBody, "The settings to change."), required: true },
+  },
+  responses: {
+    200: json(SessionSummary, "The session, its agent reconfigured."),
+    400: json(ErrorBody, "A bad body, or a value the agent does not offer."),
+    401: json(ErrorBody, "No valid bearer token."),
+    404: json(ErrorBody, "No session with this id."),
+    422: json(UnsupportedBody, "A setting the agent cannot change, and why."),
+    503: json(ErrorBody, "The agent cannot be resumed."),
+  },
+});
+
+/** `PATCH /v1/sessions/:id` settings: the driver's `configure()`, through the commands. */
+export async function applySessionSettings(
+  commands: SessionCommands,
+  id: string,
+  body: SessionSettingsBody,
+): Promise<SessionSummary> {
+  return summaryBody(await commands.configure(id, sessionSettingsOf(body)));
+}
+
+export function mountControlRoutes(app: OpenAPIHono, options: { commands: SessionCommands }): void {
+  app.openapi(listAgentsRoute, async (c) => {
+    const { probe } = c.req.valid("query");
+    return c.json({ agents: await listAgents({ probe: probe === "1" }) }, 200);
+  });
+
+  app.openapi(configureSessionRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    return c.json(await applySessionSettings(options.commands, id, c.req.valid("json")), 200);
+  });
+}
