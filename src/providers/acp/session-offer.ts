@@ -19,15 +19,18 @@ export interface AcpSessionOffer {
   effortOption: { id: string; values: string[] } | undefined;
 }
 
-/** Known agents' native mode ids that are a canonical mode. */
+/**
+ * Known agents' native mode ids that are a canonical mode (docs/modes.md): claude-agent-acp's Claude Code modes,
+ * and codex-acp's presets (`read-only` asks before every edit and every command outside the sandbox).
+ */
 const CANONICAL_BY_MODE_ID: Record<string, CanonicalMode> = {
   default: "ask",
   acceptEdits: "edits",
   plan: "plan",
   bypassPermissions: "full",
-  "read-only": "plan",
-  auto: "edits",
-  "full-access": "full",
+  "read-only": "ask",
+  "workspace-write": "edits",
+  "agent-full-access": "full",
 };
 
 export function offerOf(init: unknown, session: unknown): AcpSessionOffer {
