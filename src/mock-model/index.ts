@@ -15,6 +15,7 @@ export {
   type MockModelCommandIo,
   runMockModelCommand,
 } from "./cli.js";
+export { type ImagePart, imagePartData, requestImageParts } from "./request-images.js";
 export { MULTI_TURN_PROMPTS, SCENARIO_PROMPTS, scenarioRecordings } from "./scenario-prompts.js";
 export {
   EDIT_FILE_CONTENT,
@@ -23,6 +24,7 @@ export {
   finalAnswer,
   isScenarioName,
   LONG_DELTA_COUNT,
+  MCP_ECHO_TEXT,
   type ModelApi,
   type OfferedTool,
   type ReplyBlock,

@@ -3,7 +3,7 @@ import { announcedCwd, isSubagentTaskPrompt, scenarioFromPrompts } from "./promp
 import type { OfferedTool, RequestFacts, ToolResultFact } from "./scenarios.js";
 
 const CALL_TYPES = new Set(["function_call", "custom_tool_call"]);
-const OUTPUT_TYPES = new Set(["function_call_output", "custom_tool_call_output"]);
+const OUTPUT_TYPES = new Set(["function_call_output", "custom_tool_call_output", "tool_search_output"]);
 
 /** Reads a Responses API request body (`POST /v1/responses`) into the facts a scenario needs. */
 export function readResponsesRequest(body: unknown): RequestFacts {
@@ -15,8 +15,9 @@ export function readResponsesRequest(body: unknown): RequestFacts {
   return {
     api: "openai-responses",
     scenario: scenarioFromPrompts(prompts),
-    tools: offeredTools(request.tools),
+    tools: offeredTools(request.tools, input),
     toolResults: toolResultsAfter(input, latestUser),
+    toolSearch: objects(request.tools).some((tool) => tool.type === "tool_search"),
     isSubagentTask: isSubagentTaskPrompt(prompts.at(-1)),
     cwd: announcedCwd(
       input.filter((item) => item.type === "message" || item.role !== undefined).map(messageText),
@@ -41,13 +42,23 @@ function messageText(item: JsonObject | undefined): string {
     .join("\n");
 }
 
-function offeredTools(tools: unknown): Map<string, OfferedTool> {
+/** The request's tools, and those a `tool_search_output` in the conversation loaded (in namespaces). */
+function offeredTools(tools: unknown, input: readonly JsonObject[]): Map<string, OfferedTool> {
   const offered = new Map<string, OfferedTool>();
-  for (const tool of objects(tools)) {
-    const name = text(tool.name);
-    if (name === undefined || (tool.type !== "function" && tool.type !== "custom")) continue;
-    offered.set(name, { kind: tool.type, parameters: schemaPropertyNames(tool.parameters) });
-  }
+  const add = (list: unknown, namespace: string | undefined) => {
+    for (const tool of objects(list)) {
+      const name = text(tool.name);
+      if (tool.type === "namespace" && name !== undefined) add(tool.tools, name);
+      if (name === undefined || (tool.type !== "function" && tool.type !== "custom")) continue;
+      offered.set(name, {
+        kind: tool.type,
+        parameters: schemaPropertyNames(tool.parameters),
+        ...(namespace === undefined ? {} : { namespace }),
+      });
+    }
+  };
+  add(tools, undefined);
+  for (const item of input) if (item.type === "tool_search_output") add(item.tools, undefined);
   return offered;
 }
 
@@ -62,7 +73,10 @@ function toolResultsAfter(input: readonly JsonObject[], start: number): ToolResu
   return input
     .slice(start + 1)
     .filter((item) => OUTPUT_TYPES.has(String(item.type)))
-    .map((item) => ({ toolName: callNames.get(text(item.call_id) ?? ""), output: outputText(item.output) }));
+    .map((item) => ({
+      toolName: item.type === "tool_search_output" ? "tool_search" : callNames.get(text(item.call_id) ?? ""),
+      output: item.type === "tool_search_output" ? JSON.stringify(item.tools ?? []) : outputText(item.output),
+    }));
 }
 
 function outputText(output: unknown): string {

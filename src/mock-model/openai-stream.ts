@@ -73,6 +73,7 @@ function responseObject(
 function itemPrefix(block: ReplyBlock): string {
   if (block.type === "reasoning") return "rs";
   if (block.type === "text") return "msg";
+  if (block.toolSearch === true) return "tsc";
   return typeof block.input === "string" ? "ctc" : "fc";
 }
 
@@ -126,6 +127,17 @@ function writeItem(
     return item;
   }
   const callId = `call_mock_${context.requestNumber}_${outputIndex}`;
+  if (block.toolSearch === true) {
+    // OpenAI's client-executed tool search: the agent answers with a `tool_search_output` of the tools it loaded
+    const base = { id: itemId, type: "tool_search_call", call_id: callId, execution: "client" };
+    push("response.output_item.added", {
+      output_index: outputIndex,
+      item: { ...base, status: "in_progress", arguments: block.input },
+    });
+    const item = { ...base, status: "completed", arguments: block.input };
+    push("response.output_item.done", { output_index: outputIndex, item });
+    return item;
+  }
   if (typeof block.input === "string") {
     const base = { id: itemId, type: "custom_tool_call", call_id: callId, name: block.name };
     push("response.output_item.added", {
@@ -139,7 +151,13 @@ function writeItem(
     return item;
   }
   const args = JSON.stringify(block.input);
-  const base = { id: itemId, type: "function_call", call_id: callId, name: block.name };
+  const base = {
+    id: itemId,
+    type: "function_call",
+    call_id: callId,
+    name: block.name,
+    ...(block.namespace === undefined ? {} : { namespace: block.namespace }),
+  };
   push("response.output_item.added", {
     output_index: outputIndex,
     item: { ...base, status: "in_progress", arguments: "" },

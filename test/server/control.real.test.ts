@@ -1,5 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ESCALATED_SHELL, type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ESCALATED_SHELL,
+  imagePartData,
+  MCP_ECHO_TEXT,
+  type MockModelServer,
+  requestImageParts,
+  startMockModel,
+} from "../../src/mock-model/index.js";
 import { ServeProcess } from "./support/serve-process.js";
 
 /**
@@ -16,6 +24,12 @@ interface Event {
 }
 
 const TOKEN = "control-token";
+/** The tests' stdio MCP server (the official SDK), run by each agent with this Node. */
+const MCP_SERVER = {
+  name: "echo",
+  command: process.execPath,
+  args: [fileURLToPath(new URL("../support/mcp-echo-server.mjs", import.meta.url))],
+};
 /** A 1×1 PNG. */
 const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -123,22 +137,6 @@ async function turn(id: string, body: Record<string, unknown>): Promise<{ status
 const requestsWith = (marker: string) =>
   mock.requests.filter((r) => r.body !== undefined && JSON.stringify(r.body).includes(marker));
 
-/** An image part of either API in a request body: OpenAI `input_image`, Anthropic `image` block. */
-function imageParts(body: unknown): unknown[] {
-  const parts: unknown[] = [];
-  const visit = (value: unknown) => {
-    if (Array.isArray(value)) value.forEach(visit);
-    else if (typeof value === "object" && value !== null) {
-      const record = value as Record<string, unknown>;
-      if (record.type === "input_image" || (record.type === "image" && typeof record.source === "object"))
-        parts.push(record);
-      Object.values(record).forEach(visit);
-    }
-  };
-  visit(body);
-  return parts;
-}
-
 describe("the command surface over HTTP, each real agent against the mock", () => {
   it("GET /v1/agents lists every driver and ACP adapter with version, tested version and capabilities", async () => {
     const { status, body } = await server.json<{ agents: Record<string, unknown>[] }>("/v1/agents");
@@ -174,7 +172,9 @@ describe("the command surface over HTTP, each real agent against the mock", () =
       expect(await until(async () => (await count(id, "turn.completed")) >= 1)).toBe(true);
       const withImage = requestsWith(imageMarker);
       expect(withImage.length).toBeGreaterThan(0);
-      expect(withImage.some((r) => JSON.stringify(imageParts(r.body)).includes(PNG))).toBe(true);
+      expect(
+        withImage.some((r) => requestImageParts(r.body).some((part) => imagePartData(part) === PNG)),
+      ).toBe(true);
 
       // a bad attachment is a 400 naming the field; nothing reaches the agent
       const bad = await turn(id, {
@@ -263,5 +263,38 @@ describe("the command surface over HTTP, each real agent against the mock", () =
 
       expect((await server.fetch(`/v1/sessions/${id}`, { method: "DELETE" })).status).toBe(200);
     }, 240_000);
+
+    it(`${agent.name}: an MCP server given at creation has its tool offered to the model and called`, async () => {
+      const created = await server.json<{ id: string }>("/v1/sessions", {
+        method: "POST",
+        json: { ...agent.body, mcpServers: [MCP_SERVER] },
+      });
+      expect(created.status).toBe(201);
+      const id = created.body.id;
+      const marker = `mcp-${agent.name}-${Date.now()}`;
+      expect(await turn(id, { text: `mock:mcp ${marker}` })).toMatchObject({ status: 202 });
+      // approve whatever the agent asks (the tool call), each request once
+      const answered = new Set<string>();
+      const done = await until(async () => {
+        const all = await events(id);
+        for (const opened of all.filter(
+          (e) => e.type === "request.opened" && !answered.has(e.requestId ?? ""),
+        )) {
+          answered.add(opened.requestId ?? "");
+          await server.fetch(`/v1/sessions/${id}/requests/${opened.requestId}`, {
+            method: "POST",
+            json: { decision: "accept", answers: {} },
+          });
+        }
+        return all.some((e) => e.type === "turn.completed");
+      }, 90_000);
+      expect(done).toBe(true);
+      const all = await events(id);
+      const call = all.find((e) => e.type === "item.completed" && e.payload.itemType === "mcp_tool_call");
+      expect(call?.payload.details).toMatchObject({ server: "echo", tool: "mock_echo" });
+      // the model got the real server's answer back
+      expect(requestsWith(`mcp-echo: ${MCP_ECHO_TEXT}`).length).toBeGreaterThan(0);
+      expect((await server.fetch(`/v1/sessions/${id}`, { method: "DELETE" })).status).toBe(200);
+    }, 120_000);
   }
 });

@@ -283,7 +283,11 @@ class ClaudeDriver implements RuntimeDriver {
       ...(model === undefined ? {} : { model }),
       ...(options.mcpServers === undefined || options.mcpServers.length === 0
         ? {}
-        : { mcpServers: claudeMcpServers(options.mcpServers) as NonNullable<Options["mcpServers"]> }),
+        : {
+            mcpServers: claudeMcpServers(options.mcpServers) as NonNullable<Options["mcpServers"]>,
+            // over stdin, never on the command line where every local user can read their env and headers
+            mcpServersDelivery: "initialize" as const,
+          }),
       // The session id is ours to choose, so the host's first prompt already names the thread it opens.
       ...(options.resume === undefined ? { sessionId: this.#nativeSessionId } : { resume: options.resume }),
       ...(executable === undefined ? {} : { pathToClaudeCodeExecutable: executable }),
