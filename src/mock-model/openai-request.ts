@@ -42,7 +42,10 @@ function messageText(item: JsonObject | undefined): string {
     .join("\n");
 }
 
-/** The request's tools, and those a `tool_search_output` in the conversation loaded (in namespaces). */
+/**
+ * The request's tools, those of an `additional_tools` item, and those a `tool_search_output` in the conversation
+ * loaded (in namespaces).
+ */
 function offeredTools(tools: unknown, input: readonly JsonObject[]): Map<string, OfferedTool> {
   const offered = new Map<string, OfferedTool>();
   const add = (list: unknown, namespace: string | undefined) => {
@@ -58,7 +61,13 @@ function offeredTools(tools: unknown, input: readonly JsonObject[]): Map<string,
     }
   };
   add(tools, undefined);
-  for (const item of input) if (item.type === "tool_search_output") add(item.tools, undefined);
+  for (const item of input) {
+    // some models get their tools as an `additional_tools` input item (the `functions` namespace is the plain one)
+    if (item.type === "additional_tools")
+      for (const tool of objects(item.tools))
+        add(tool.type === "namespace" && tool.name === "functions" ? tool.tools : [tool], undefined);
+    if (item.type === "tool_search_output") add(item.tools, undefined);
+  }
   return offered;
 }
 

@@ -40,6 +40,9 @@ interface Agent {
   /** A model the agent offers, and what the model request then names. */
   model: string;
   requestModel: RegExp;
+  /** A mode to PATCH to, and what the next model request then says (and the one before did not). */
+  mode: string;
+  modeEvidence: RegExp;
   /** Whether a running turn can be steered (otherwise 422). */
   steer: boolean;
   /** Whether a `mock:shell` turn waits for the host's approval (exec never asks). */
@@ -51,6 +54,8 @@ interface Agent {
 const AGENTS: Agent[] = [
   {
     name: "codex",
+    mode: "plan",
+    modeEvidence: /`sandbox_mode` is `read-only`/,
     body: { provider: "codex" },
     model: "gpt-5.6-luna",
     requestModel: /^gpt-5\.6-luna$/,
@@ -59,6 +64,8 @@ const AGENTS: Agent[] = [
   },
   {
     name: "claude",
+    mode: "plan",
+    modeEvidence: /"permission_mode":"plan"/,
     body: { provider: "claude" },
     model: "haiku",
     requestModel: /haiku/,
@@ -67,6 +74,8 @@ const AGENTS: Agent[] = [
   },
   {
     name: "claude-agent-acp",
+    mode: "plan",
+    modeEvidence: /"permission_mode":"plan"/,
     body: { provider: "acp", agent: ["claude-agent-acp"] },
     model: "haiku",
     requestModel: /haiku/,
@@ -75,6 +84,8 @@ const AGENTS: Agent[] = [
   },
   {
     name: "codex-acp",
+    mode: "full",
+    modeEvidence: /`sandbox_mode` is `danger-full-access`/,
     body: { provider: "acp", agent: ["codex-acp"] },
     model: "gpt-5.6-luna",
     requestModel: /^gpt-5\.6-luna$/,
@@ -83,6 +94,8 @@ const AGENTS: Agent[] = [
   },
   {
     name: "codex-sdk",
+    mode: "plan",
+    modeEvidence: /`sandbox_mode` is `read-only`/,
     body: { provider: "codex-sdk" },
     model: "gpt-5.6-luna",
     requestModel: /^gpt-5\.6-luna$/,
@@ -254,12 +267,41 @@ describe("the command surface over HTTP, each real agent against the mock", () =
       const afterPatch = requestsWith(modelMarker);
       expect(afterPatch.length).toBeGreaterThan(0);
       expect((afterPatch.at(-1)?.body as { model?: string }).model).toMatch(agent.requestModel);
-      // a model the agent does not offer is a 400
-      const unknown = await server.fetch(`/v1/sessions/${id}`, {
+      // a model the agent does not offer is a 400 (exec lists none: any name goes to its next run)
+      if (agent.listsModels !== false) {
+        const unknown = await server.fetch(`/v1/sessions/${id}`, {
+          method: "PATCH",
+          json: { model: "no-such-model" },
+        });
+        expect(unknown.status).toBe(400);
+      }
+
+      // PATCH {mode}: the agent's own mode changes, and the next model request says so
+      const modePatch = await server.fetch(`/v1/sessions/${id}`, {
         method: "PATCH",
-        json: { model: "no-such-model" },
+        json: { mode: agent.mode },
       });
-      expect(unknown.status).toBe(agent.listsModels === false ? 200 : 400);
+      expect([modePatch.status, await modePatch.text()]).toEqual([200, expect.any(String)]);
+      const modeMarker = `mode-${tag}`;
+      expect(await turn(id, { text: `mock:text ${modeMarker}` })).toMatchObject({ status: 202 });
+      expect(await until(async () => (await count(id, "turn.completed")) >= 5)).toBe(true);
+      // each turn's first request (later ones repeat the history)
+      const turnRequest = (marker: string) => requestsWith(marker).find((r) => r.scenario !== "side-request");
+      const beforeMode = JSON.stringify(turnRequest(modelMarker)?.body ?? {});
+      const afterMode = JSON.stringify(turnRequest(modeMarker)?.body ?? {});
+      expect(beforeMode).not.toMatch(agent.modeEvidence);
+      expect(afterMode).toMatch(agent.modeEvidence);
+      const modeChanges = (await events(id)).filter(
+        (e) => e.type === "session.configured" && (e.payload.config as { mode?: unknown }).mode !== undefined,
+      );
+      expect(modeChanges.map((e) => e.payload.config)).toContainEqual({
+        mode: expect.objectContaining({ id: expect.any(String) }),
+      });
+      const badMode = await server.fetch(`/v1/sessions/${id}`, {
+        method: "PATCH",
+        json: { mode: "no-such-mode" },
+      });
+      expect(badMode.status).toBe(400);
 
       expect((await server.fetch(`/v1/sessions/${id}`, { method: "DELETE" })).status).toBe(200);
     }, 240_000);
