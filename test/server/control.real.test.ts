@@ -266,7 +266,7 @@ describe("the command surface over HTTP, each real agent against the mock", () =
       expect(await until(async () => (await count(id, "turn.completed")) >= 4)).toBe(true);
       const afterPatch = requestsWith(modelMarker);
       expect(afterPatch.length).toBeGreaterThan(0);
-      expect((afterPatch.at(-1)?.body as { model?: string }).model).toMatch(agent.requestModel);
+      expect((afterPatch.at(-1)?.body as { model?: string } | undefined)?.model).toMatch(agent.requestModel);
       // a model the agent does not offer is a 400 (exec lists none: any name goes to its next run)
       if (agent.listsModels !== false) {
         const unknown = await server.fetch(`/v1/sessions/${id}`, {
