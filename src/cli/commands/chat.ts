@@ -142,7 +142,10 @@ class Chat {
       }
       this.#prompt();
     } else if (parsed.kind === "queue" && this.#running) {
-      if (parsed.text.length === 0) return this.#say("usage: >> TEXT");
+      if (parsed.text.length === 0) {
+        this.#say("usage: >> TEXT");
+        return;
+      }
       this.#queued += 1;
       driver.sendTurn(this.#input(parsed.text, "queue")).then(
         () => this.#say("queued: it starts when this turn ends"),
