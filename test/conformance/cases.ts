@@ -10,6 +10,7 @@ import { createClaudeDriver } from "../../src/providers/claude/driver.js";
 import { createCodexDriver } from "../../src/providers/codex/driver.js";
 import { createCodexSdkDriver } from "../../src/providers/codex-sdk/driver.js";
 import type { Concept, Support } from "./concepts.js";
+import type { ControlFacts } from "./control-concepts.js";
 
 export interface DriverCase {
   /** Column name in the README table. */
@@ -18,6 +19,8 @@ export interface DriverCase {
   support: Record<Concept, Support>;
   /** Mock model options for this driver's runs. */
   mock?: MockModelOptions;
+  /** A model and a mode the agent offers, for the command surface's rows. */
+  control: ControlFacts;
 }
 
 /**
@@ -61,7 +64,29 @@ const ALL: Record<Concept, Support> = {
   "model error": yes,
   "multi-turn": yes,
   interrupt: yes,
+  attachment: yes,
+  "set model": yes,
+  "set mode": yes,
+  steer: yes,
+  queue: yes,
+  "MCP tool call": yes,
 };
+
+const CODEX_CONTROL: ControlFacts = {
+  model: "gpt-5.6-luna",
+  requestModel: /^gpt-5\.6-luna$/,
+  mode: "plan",
+  modeEvidence: /`sandbox_mode` is `read-only`/,
+  asks: true,
+};
+const CLAUDE_CONTROL: ControlFacts = {
+  model: "haiku",
+  requestModel: /haiku/,
+  mode: "plan",
+  modeEvidence: /Plan mode is active|"permission_mode":"plan"/,
+  asks: true,
+};
+const ACP_NO_STEER = no("ACP v1 has no call that adds input to a running prompt (UnsupportedError)");
 
 const CODEX_LIMITS = {
   plan: no("codex 0.171.0 offers the model no update_plan tool"),
@@ -80,6 +105,7 @@ export const DRIVER_CASES: DriverCase[] = [
     name: "Codex app server",
     create: (options) => createCodexDriver({ ...options, ...drifted("@openai/codex/bin/codex.js") }),
     support: { ...ALL, ...CODEX_LIMITS },
+    control: CODEX_CONTROL,
   },
   {
     name: "Codex SDK (exec)",
@@ -104,7 +130,9 @@ export const DRIVER_CASES: DriverCase[] = [
       },
       question: no("exec has no channel for questions to the user"),
       subagent: no("exec 0.163 offers no subagent tool"),
+      steer: no("codex exec takes its input once per run (UnsupportedError)"),
     },
+    control: { ...CODEX_CONTROL, asks: false },
   },
   {
     name: "Claude SDK",
@@ -114,6 +142,7 @@ export const DRIVER_CASES: DriverCase[] = [
       ...ALL,
       "shell with approval": { supported: true, absent: { exitCode: CLAUDE_NO_EXIT_CODE } },
     },
+    control: CLAUDE_CONTROL,
   },
   {
     name: "ACP: claude-agent-acp",
@@ -130,7 +159,9 @@ export const DRIVER_CASES: DriverCase[] = [
       plan: no(
         "claude-agent-acp 0.101.0 offers the model no TodoWrite and no TaskCreate (not even among its deferred tools)",
       ),
+      steer: ACP_NO_STEER,
     },
+    control: CLAUDE_CONTROL,
   },
   {
     name: "ACP: codex-acp",
@@ -144,6 +175,12 @@ export const DRIVER_CASES: DriverCase[] = [
         note: "read-only mode asks for a command run outside the sandbox: the mock's call asks for that (require_escalated)",
       },
       plan: no("codex-acp 2.6.0 (codex 0.166.0) offers the model no update_plan tool"),
+      steer: ACP_NO_STEER,
+    },
+    control: {
+      ...CODEX_CONTROL,
+      mode: "full",
+      modeEvidence: /`sandbox_mode` is `danger-full-access`/,
     },
   },
 ];

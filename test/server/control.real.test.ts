@@ -65,7 +65,7 @@ const AGENTS: Agent[] = [
   {
     name: "claude",
     mode: "plan",
-    modeEvidence: /"permission_mode":"plan"/,
+    modeEvidence: /Plan mode is active|"permission_mode":"plan"/,
     body: { provider: "claude" },
     model: "haiku",
     requestModel: /haiku/,
@@ -75,7 +75,7 @@ const AGENTS: Agent[] = [
   {
     name: "claude-agent-acp",
     mode: "plan",
-    modeEvidence: /"permission_mode":"plan"/,
+    modeEvidence: /Plan mode is active|"permission_mode":"plan"/,
     body: { provider: "acp", agent: ["claude-agent-acp"] },
     model: "haiku",
     requestModel: /haiku/,
@@ -335,7 +335,10 @@ describe("the command surface over HTTP, each real agent against the mock", () =
       const call = all.find((e) => e.type === "item.completed" && e.payload.itemType === "mcp_tool_call");
       expect(call?.payload.details).toMatchObject({ server: "echo", tool: "mock_echo" });
       // the model got the real server's answer back
-      expect(requestsWith(`mcp-echo: ${MCP_ECHO_TEXT}`).length).toBeGreaterThan(0);
+      const echoed = requestsWith(marker).filter((r) =>
+        JSON.stringify(r.body).includes(`mcp-echo: ${MCP_ECHO_TEXT}`),
+      );
+      expect(echoed.length).toBeGreaterThan(0);
       expect((await server.fetch(`/v1/sessions/${id}`, { method: "DELETE" })).status).toBe(200);
     }, 120_000);
   }

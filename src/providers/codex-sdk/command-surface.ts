@@ -47,7 +47,14 @@ export const EXEC_MODE_OPTIONS = {
   full: { approvalPolicy: "never", sandboxMode: "danger-full-access" },
 } as const satisfies Record<Exclude<CanonicalMode, "ask">, ThreadOptions>;
 
+/**
+ * MCP servers for exec. exec has no approval channel and Codex asks before an MCP tool runs, so without
+ * `default_tools_approval_mode = "approve"` every call would fail ("requires approval, but approval policy is
+ * never"): the host that gives exec a server approves its tools.
+ */
 export function execMcpConfig(servers: readonly McpServerSpec[] | undefined): CodexConfig {
   if (servers === undefined || servers.length === 0) return {};
-  return { mcp_servers: codexMcpConfig(servers) as unknown as CodexConfig };
+  const table = codexMcpConfig(servers) as unknown as Record<string, CodexConfig>;
+  for (const server of Object.values(table)) server.default_tools_approval_mode = "approve";
+  return { mcp_servers: table };
 }
