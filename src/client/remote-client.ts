@@ -155,17 +155,13 @@ export class RemoteClient {
    */
   async createDriver(provider: DriverProvider, options: RemoteDriverOptions = {}): Promise<RemoteSession> {
     const summary = await this.createSession({ ...options, provider });
-    const session = new RemoteSession(this, checkedProvider(summary), summary.id);
-    await session.start();
-    return session;
+    return new RemoteSession(this, checkedProvider(summary), summary.id);
   }
 
   /** A RuntimeDriver for a session the server already has (e.g. after the host restarted). */
   async attach(id: string, options: RemoteSessionOptions = {}): Promise<RemoteSession> {
     const { session } = await this.getSession(id);
-    const remote = new RemoteSession(this, checkedProvider(session), session.id, options);
-    await remote.start();
-    return remote;
+    return new RemoteSession(this, checkedProvider(session), session.id, options);
   }
 
   /** @internal Whether the server holds no event of the session after `sequence` (the exit rule). */

@@ -7,7 +7,7 @@ import type { ErrorBody } from "../api/schemas.js";
 import type { SessionStore } from "../store/types.js";
 import { bearerAuth } from "./auth.js";
 import { bodySizeLimit } from "./body-limit.js";
-import { isTurnsPath, mountControlRoutes, TURN_ATTACHMENT_BYTES } from "./control-routes.js";
+import { isTurnsPath, mountControlRoutes, turnBodyLimit } from "./control-routes.js";
 import { mountInspector } from "./inspector-static.js";
 import { healthRoute } from "./routes.js";
 import { COMMAND_ERROR_STATUS, SessionCommandError, type SessionCommands } from "./session-commands.js";
@@ -70,10 +70,9 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const tooLarge = (limit: number) => (c: Context) =>
     c.json({ error: `the body is larger than ${limit} bytes` }, 413);
-  // A turn may carry attachments of up to 10 MiB each: its route alone takes that much more.
-  const turnMaxSize = maxSize + TURN_ATTACHMENT_BYTES;
+  // A turn may carry attachments of up to 10 MiB each: its route alone takes that much more, for them alone.
   const limitBody = bodySizeLimit(maxSize, tooLarge(maxSize));
-  const limitTurnBody = bodySizeLimit(turnMaxSize, tooLarge(turnMaxSize));
+  const limitTurnBody = turnBodyLimit(maxSize, tooLarge);
   app.use("/v1/*", (c, next) => (isTurnsPath(c.req.path) ? limitTurnBody(c, next) : limitBody(c, next)));
   mountSessionRoutes(app, options);
   mountControlRoutes(app, options);

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler } from "hono";
 import * as z from "zod";
 import {
   AgentList,
@@ -10,6 +11,7 @@ import {
 } from "../api/control-schemas.js";
 import { ErrorBody, SessionSummary } from "../api/schemas.js";
 import { listAgents } from "../drivers/index.js";
+import { bodySizeLimit } from "./body-limit.js";
 import type { SessionCommands } from "./session-commands.js";
 import { summaryBody } from "./summary-body.js";
 
@@ -25,6 +27,47 @@ const TURNS_PATH = /^\/v1\/sessions\/[^/]+\/turns\/?$/;
 
 export function isTurnsPath(path: string): boolean {
   return TURNS_PATH.test(path);
+}
+
+/**
+ * The turns route's body limit: raised by what attachments may add, and for them alone — a body over `maxSize` is
+ * read, and refused when what is not attachment data is still over `maxSize`.
+ */
+export function turnBodyLimit(
+  maxSize: number,
+  tooLarge: (limit: number) => (c: Context) => Response,
+): MiddlewareHandler {
+  const raised = bodySizeLimit(maxSize + TURN_ATTACHMENT_BYTES, tooLarge(maxSize + TURN_ATTACHMENT_BYTES));
+  return async (c, next) => {
+    let refused: Response | undefined;
+    const passed = await raised(c, async () => {
+      const length = Number(c.req.header("content-length"));
+      const chunked = c.req.header("transfer-encoding") !== undefined;
+      if (chunked || length > maxSize) {
+        const body: unknown = await c.req.json().catch(() => undefined);
+        if (body !== undefined && sizeWithoutAttachmentData(body) > maxSize) {
+          refused = tooLarge(maxSize)(c);
+          return;
+        }
+      }
+      await next();
+    });
+    return refused ?? passed;
+  };
+}
+
+function sizeWithoutAttachmentData(body: unknown): number {
+  if (
+    typeof body !== "object" ||
+    body === null ||
+    !Array.isArray((body as { attachments?: unknown }).attachments)
+  )
+    return JSON.stringify(body ?? null).length;
+  const { attachments, ...rest } = body as { attachments: unknown[] };
+  const bare = attachments.map((attachment) =>
+    typeof attachment === "object" && attachment !== null ? { ...attachment, data: undefined } : attachment,
+  );
+  return JSON.stringify({ ...rest, attachments: bare }).length;
 }
 
 const json = <S extends z.ZodType>(schema: S, description: string) => ({

@@ -68,6 +68,7 @@ describe("RemoteClient: the command surface", () => {
 
   it("configure, an image attachment, and a queued turn through a RemoteSession; 400s name the field", async () => {
     const session = await client.createDriver("codex", { cwd: await cwd() });
+    await session.start();
     expect(session.capabilities.setModel).toBe(true);
     await session.configure({ model: "gpt-5.6-luna", mode: "plan" });
     const badModel = await errorOf(session.configure({ model: "no-such-model" }));

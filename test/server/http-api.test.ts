@@ -368,6 +368,8 @@ describe("GET /v1/openapi.json", () => {
         "POST /v1/sessions/{id}/interrupt",
         "DELETE /v1/sessions/{id}",
         "GET /v1/sessions/{id}/events",
+        "GET /v1/agents",
+        "PATCH /v1/sessions/{id}",
       ].sort(),
     );
     expect(body.components.securitySchemes.bearer).toEqual({ type: "http", scheme: "bearer" });
