@@ -42,6 +42,8 @@ export class TurnDelivery {
         );
       return steer(input);
     }
+    if (input.delivery === "reject" && running)
+      throw new Error(`${this.starter.provider}: a turn is already running (delivery reject)`);
     if (input.delivery === "queue" && running) {
       this.#queued.push(input);
       this.#drainLater();
