@@ -11,7 +11,6 @@ import type {
 } from "@anthropic-ai/claude-agent-sdk";
 import {
   type DriverCapabilities,
-  InvalidCommandError,
   type RequestResponse,
   type RuntimeDriver,
   type SessionSettings,
@@ -27,12 +26,12 @@ import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { claudeModelEnv } from "../../drivers/model-config.js";
 import { checkedNiceness, HOST_KILL_AFTER_MS, spawnGuarded } from "../../drivers/process-guard.js";
 import type { ClaudeDriverOptions, ClaudePermissionMode } from "../../drivers/provider-options.js";
-import { checkSettings, emitConfigured } from "../../drivers/settings.js";
+import { emitConfigured } from "../../drivers/settings.js";
 import { makePrivateDir, makePrivateSubdir, OwnedDir } from "../../drivers/temp-dirs.js";
 import { TurnDelivery } from "../../drivers/turn-delivery.js";
 import { raw } from "../../kit/event-builder.js";
 import { ClaudeSdkMapper } from "./claude-mapper.js";
-import { claudeContent, claudeEffort, claudeMcpServers, claudeModels } from "./command-surface.js";
+import { claudeContent, claudeMcpServers } from "./command-surface.js";
 import {
   cancelAnswer,
   type PendingPermission,
@@ -48,6 +47,7 @@ import {
   type PermissionDecisionRecord,
   type PermissionRequestRecord,
 } from "./records.js";
+import { ClaudeSettings, runsAsRoot, warnSandboxAssumed } from "./settings.js";
 
 export type { ClaudeDriverOptions };
 
@@ -77,8 +77,7 @@ class ClaudeDriver implements RuntimeDriver {
   readonly events: AsyncIterable<RuntimeEvent>;
   readonly capabilities: DriverCapabilities = capabilitiesOf("claude");
   readonly #delivery: TurnDelivery;
-  /** Every model name Claude Code takes (`supportedModels()`' aliases and the ids they resolve to). */
-  #acceptedModels = new Set<string>();
+  readonly #settings = new ClaudeSettings(this.capabilities);
   readonly #options: ClaudeDriverOptions;
   readonly #mapper: ClaudeSdkMapper;
   readonly #session: DriverSession;
@@ -129,7 +128,7 @@ class ClaudeDriver implements RuntimeDriver {
         this.#options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
         "Claude Code did not complete its initialization",
       );
-      await this.#readModels(this.#query);
+      await this.#settings.readModels(this.#query);
     } catch (error) {
       await this.#fail(`could not start Claude Code: ${messageOf(error)}`);
       throw error;
@@ -147,21 +146,7 @@ class ClaudeDriver implements RuntimeDriver {
   async configure(settings: SessionSettings): Promise<void> {
     const query = this.#query;
     if (query === undefined) throw new Error("claude driver: call start() first");
-    const { model, ...rest } = settings;
-    const checked = checkSettings(this.provider, this.capabilities, rest);
-    if (model !== undefined) {
-      if (!this.#acceptedModels.has(model) && !/^claude-[a-z0-9.-]+$/.test(model))
-        throw new InvalidCommandError(
-          "model",
-          `Claude Code does not offer ${model} (it offers ${[...this.#acceptedModels].join(", ")})`,
-        );
-      await query.setModel(model);
-      checked.model = model;
-    }
-    if (checked.mode !== undefined) await query.setPermissionMode(checked.mode.id as ClaudePermissionMode);
-    if (checked.effort !== undefined)
-      await query.applyFlagSettings({ effortLevel: claudeEffort(checked.effort) });
-    emitConfigured(this.#session, checked);
+    emitConfigured(this.#session, await this.#settings.apply(query, settings));
   }
 
   async #push(input: TurnInput): Promise<void> {
@@ -183,16 +168,6 @@ class ClaudeDriver implements RuntimeDriver {
     };
     this.#session.ingest("out", message);
     this.#prompts.push(message);
-  }
-
-  async #readModels(query: Query): Promise<void> {
-    try {
-      const { models, accepted } = claudeModels(await query.supportedModels());
-      if (models.length > 0) this.capabilities.models = models;
-      this.#acceptedModels = accepted;
-    } catch {
-      // the models stay unknown: any claude-* id is passed on
-    }
   }
 
   async respond(requestId: string, response: RequestResponse): Promise<void> {
@@ -254,10 +229,10 @@ class ClaudeDriver implements RuntimeDriver {
       own.TMPDIR = await makePrivateSubdir(join(ownDir, "tmp"));
     }
     if (maxRetries !== undefined) own.CLAUDE_CODE_MAX_RETRIES = String(maxRetries);
-    const permissionMode = options.permissionMode ?? this.#startMode() ?? "default";
+    const permissionMode = options.permissionMode ?? this.#settings.startMode(options.mode) ?? "default";
     if (permissionMode === "bypassPermissions" && runsAsRoot()) {
       own.IS_SANDBOX = "1";
-      this.#warnSandboxAssumed();
+      warnSandboxAssumed(this.#session);
     }
     const env = agentEnv({ credentials: "claude", mock: mock !== undefined, own, extra: options.env });
     const executable = options.executablePath ?? options.pathToClaudeCodeExecutable;
@@ -292,33 +267,6 @@ class ClaudeDriver implements RuntimeDriver {
       ...(options.resume === undefined ? { sessionId: this.#nativeSessionId } : { resume: options.resume }),
       ...(executable === undefined ? {} : { pathToClaudeCodeExecutable: executable }),
     };
-  }
-
-  /** `options.mode` as Claude Code's permission mode (canonical or native). */
-  #startMode(): ClaudePermissionMode | undefined {
-    const mode = this.#options.mode;
-    if (mode === undefined) return undefined;
-    return checkSettings(this.provider, this.capabilities, { mode }).mode?.id as ClaudePermissionMode;
-  }
-
-  /**
-   * Claude Code exits at once when asked to bypass permissions as root ("--dangerously-skip-permissions cannot
-   * be used with root/sudo privileges") unless `IS_SANDBOX=1` says the machine is a deliberate sandbox. The host
-   * asked for the mode; the driver sets the variable, and says so.
-   */
-  #warnSandboxAssumed(): void {
-    this.#session.emitOwn((builder) =>
-      builder.emit(
-        "runtime.warning",
-        {
-          message:
-            "bypassPermissions as root: IS_SANDBOX=1 is set for Claude Code, which otherwise refuses the mode " +
-            "to a root process; every tool runs without asking",
-          detail: { reason: "root-bypass-permissions" },
-        },
-        { raw: raw("runtime.driver", { permissionMode: "bypassPermissions", isSandbox: "1" }) },
-      ),
-    );
   }
 
   /**
@@ -434,10 +382,6 @@ class ClaudeDriver implements RuntimeDriver {
   #stderrTail(): string {
     return this.#stderr.length === 0 ? "" : ` (stderr: ${this.#stderr.slice(-3).join(" | ")})`;
   }
-}
-
-function runsAsRoot(): boolean {
-  return typeof process.getuid === "function" && process.getuid() === 0;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
