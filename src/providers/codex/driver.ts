@@ -1,7 +1,6 @@
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
 import {
-  type CanonicalMode,
   type DriverCapabilities,
   type DriverOptions,
   type RequestResponse,
@@ -26,19 +25,14 @@ import {
   spawnGuarded,
 } from "../../drivers/process-guard.js";
 import type { CodexDriverOptions } from "../../drivers/provider-options.js";
-import { checkSettings, emitConfigured } from "../../drivers/settings.js";
+import { emitConfigured } from "../../drivers/settings.js";
 import { makePrivateDir, makePrivateSubdir, OwnedDir } from "../../drivers/temp-dirs.js";
 import { TurnDelivery } from "../../drivers/turn-delivery.js";
 import { idKey, isObject, type JsonObject, str } from "../../kit/guards.js";
 import { CodexAppServerMapper } from "./app-server-mapper.js";
 import { nativeAnswer } from "./approval-answers.js";
-import {
-  CODEX_MODE_POLICIES,
-  CODEX_THREAD_SANDBOX,
-  codexMcpConfig,
-  codexUserInput,
-  modelsOf,
-} from "./command-surface.js";
+import { codexUserInput } from "./command-surface.js";
+import { CodexSettings } from "./settings.js";
 import { StdioLines } from "./stdio-lines.js";
 
 const DEFAULT_START_TIMEOUT_MS = 30_000;
@@ -89,8 +83,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
   #stopping = false;
   #exited: Promise<void> = Promise.resolve();
   readonly #delivery: TurnDelivery;
-  /** `turn/start` overrides from `configure()` (Codex keeps each for the turns after it). */
-  #overrides: JsonObject = {};
+  readonly #settings: CodexSettings;
 
   constructor(readonly options: DriverOptions) {
     checkedNiceness(options.niceness);
@@ -100,6 +93,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
       sequenceAfter: options.sequenceAfter,
     });
     this.#session = new DriverSession(this.#mapper, { ...options, awaitedCalls: new AwaitedCalls() });
+    this.#settings = new CodexSettings(this.capabilities, options);
     this.#delivery = new TurnDelivery(this.#session, {
       provider: this.provider,
       start: (input) => this.#startTurn(input),
@@ -137,18 +131,8 @@ export class CodexAppServerDriver implements RuntimeDriver {
         timeoutMs,
       );
       this.#send({ method: "initialized" });
-      await this.#readModels(timeoutMs);
-      const mode = this.#startMode();
-      const threadParams = {
-        cwd: this.options.cwd,
-        approvalPolicy: CODEX_MODE_POLICIES[mode].approvalPolicy,
-        sandbox: CODEX_THREAD_SANDBOX[mode],
-        ...(this.options.model !== undefined ? { model: this.options.model } : {}),
-        ...(this.options.mcpServers === undefined || this.options.mcpServers.length === 0
-          ? {}
-          : { config: { mcp_servers: codexMcpConfig(this.options.mcpServers) } }),
-      };
-      if (this.options.effort !== undefined) this.#overrides.effort = this.options.effort;
+      await this.#settings.readModels((method, params) => this.#call(method, params, timeoutMs));
+      const threadParams = this.#settings.threadParams();
       const opened =
         this.options.resume !== undefined
           ? await this.#call("thread/resume", { threadId: this.options.resume, ...threadParams }, timeoutMs)
@@ -169,13 +153,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
 
   /** Model, mode (approval and sandbox policy) and effort as `turn/start` overrides of the next turn. */
   async configure(settings: SessionSettings): Promise<void> {
-    const checked = checkSettings(this.provider, this.capabilities, settings);
-    const overrides: JsonObject = {};
-    if (checked.model !== undefined) overrides.model = checked.model;
-    if (checked.effort !== undefined) overrides.effort = checked.effort;
-    if (checked.mode?.canonical !== undefined)
-      Object.assign(overrides, CODEX_MODE_POLICIES[checked.mode.canonical]);
-    this.#overrides = { ...this.#overrides, ...overrides };
+    const { checked, overrides } = this.#settings.apply(settings);
     emitConfigured(this.#session, checked, { turnStartOverrides: overrides });
   }
 
@@ -185,7 +163,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
     const starting = this.#call("turn/start", {
       threadId: this.#threadId,
       input: codexUserInput(input.text, attachments),
-      ...this.#overrides,
+      ...this.#settings.overrides,
     });
     this.#turnStarting = starting.catch(() => undefined);
     const result = await starting;
@@ -211,25 +189,6 @@ export class CodexAppServerDriver implements RuntimeDriver {
       cwd: this.options.cwd,
       supported: this.capabilities.attachments,
     });
-  }
-
-  /** The canonical mode the session starts in (`options.mode`; default `ask`, which asks for everything). */
-  #startMode(): CanonicalMode {
-    const mode = this.options.mode;
-    if (mode === undefined) return "ask";
-    const checked = checkSettings(this.provider, this.capabilities, { mode }).mode?.canonical;
-    return checked ?? "ask";
-  }
-
-  /** `model/list`: the models the host may pick (`capabilities.models`); none when Codex cannot list them. */
-  async #readModels(timeoutMs: number): Promise<void> {
-    try {
-      const listed = await this.#call("model/list", {}, timeoutMs);
-      const models = modelsOf(listed);
-      if (models.length > 0) this.capabilities.models = models;
-    } catch {
-      // an older app-server without model/list: the models stay unknown (any name is passed on)
-    }
   }
 
   async respond(requestId: string, response: RequestResponse): Promise<void> {
