@@ -18,6 +18,7 @@ export const SCENARIO_NAMES = [
   "error-500",
   "cutoff",
   "mcp",
+  "hold",
 ] as const;
 
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
@@ -98,6 +99,13 @@ export const SUBAGENT_ANSWER = "mock subagent answer";
 export const SIDE_REQUEST_ANSWER = "mock side answer";
 export const LONG_DELTA_COUNT = 3000;
 export const CUTOFF_AFTER_DELTAS = 2;
+/**
+ * The hold scenario's command: it waits (at most a minute) until a file of this name exists in the agent's cwd, so
+ * a test keeps a turn running until it has done what it does while one runs (steer, queue), then creates the file.
+ */
+export const HOLD_RELEASE_FILE = "mock-release";
+export const HOLD_OUTPUT = "mock-released";
+export const HOLD_COMMAND = `for i in $(seq 600); do [ -e ${HOLD_RELEASE_FILE} ] && break; sleep 0.1; done; echo ${HOLD_OUTPUT}`;
 /** What the mcp scenario asks an MCP tool to echo (test/support/mcp-echo-server.mjs answers `mcp-echo: …`). */
 export const MCP_ECHO_TEXT = "mock mcp call";
 
@@ -147,6 +155,7 @@ const scenarioTable: Record<ScenarioName, (facts: RequestFacts) => ScriptedReply
   "error-429": () => ({ kind: "error", status: 429, label: "error-429" }),
   "error-500": () => ({ kind: "error", status: 500, label: "error-500" }),
   mcp: (facts) => mcpReply(facts),
+  hold: (facts) => toolThenAnswer(facts, shellCall(facts, HOLD_COMMAND)),
   cutoff: () => ({
     kind: "stream",
     label: "cutoff",
@@ -200,11 +209,11 @@ export function splitWords(text: string): string[] {
   return text.match(/\s*\S+/g) ?? [text];
 }
 
-function shellCall(facts: RequestFacts): ToolChoice {
-  if (facts.tools.has("exec_command")) return { name: "exec_command", input: { cmd: SHELL_COMMAND } };
-  if (facts.tools.has("shell")) return { name: "shell", input: { command: ["bash", "-lc", SHELL_COMMAND] } };
+function shellCall(facts: RequestFacts, command = SHELL_COMMAND): ToolChoice {
+  if (facts.tools.has("exec_command")) return { name: "exec_command", input: { cmd: command } };
+  if (facts.tools.has("shell")) return { name: "shell", input: { command: ["bash", "-lc", command] } };
   if (facts.tools.has("Bash"))
-    return { name: "Bash", input: { command: SHELL_COMMAND, description: "Print the mock marker" } };
+    return { name: "Bash", input: { command, description: "Print the mock marker" } };
   return { missing: "no shell tool offered" };
 }
 

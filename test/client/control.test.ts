@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RemoteApiError, RemoteClient, type RemoteSession } from "../../src/client/index.js";
 import { UnsupportedError } from "../../src/contracts/driver.js";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
+import { HOLD_RELEASE_FILE } from "../../src/mock-model/index.js";
 import { ServeProcess } from "../server/support/serve-process.js";
 
 // The remote client's command surface against the real `serve --mock` (the built CLI: `npm run build` first):
@@ -91,19 +92,29 @@ describe("RemoteClient: the command surface", () => {
       session.sendTurn({ text: "x", attachments: [{ type: "image", mediaType: "image/bmp", data: PNG }] }),
     );
     expect(badImage).toMatchObject({ status: 400, field: expect.stringMatching(/^attachments\.0/) });
+    // Codex has no file input: a file attachment is refused with the reason, and the session takes the next turn
+    const notes = join(await cwd(), "notes.txt");
+    await writeFile(notes, "some notes\n");
+    const file = await errorOf(
+      session.sendTurn({ text: "read this", attachments: [{ type: "file", path: notes }] }),
+    );
+    expect(file).toBeInstanceOf(UnsupportedError);
+    expect(file).toMatchObject({ provider: "codex", reason: "the agent takes image attachments only" });
     await session.stop();
   });
 
   it("a 422 comes back as UnsupportedError naming the provider and the reason (exec cannot steer)", async () => {
-    const session = await client.createDriver("codex-sdk", { cwd: await cwd() });
-    await session.sendTurn({ text: "mock:long keep going" });
-    // steer once the turn streams (exec's turn runs until its answer has streamed)
+    const dir = await cwd();
+    const session = await client.createDriver("codex-sdk", { cwd: dir });
+    // the hold scenario's command runs until the test releases it: the turn runs for as long as the test needs
+    await session.sendTurn({ text: "mock:hold keep going" });
     const iterator = session.events[Symbol.asyncIterator]();
     for (let next = await iterator.next(); !next.done; next = await iterator.next())
-      if (next.value.type === "content.delta") break;
+      if (next.value.type === "item.started" && next.value.payload.itemType === "command_execution") break;
     const error = await errorOf(session.sendTurn({ text: "mock:text more", delivery: "steer" }));
     expect(error).toBeInstanceOf(UnsupportedError);
     expect(error).toMatchObject({ provider: "codex-sdk", operation: "steer a running turn" });
+    await writeFile(join(dir, HOLD_RELEASE_FILE), "");
     await iterator.return?.();
     await session.stop();
   });

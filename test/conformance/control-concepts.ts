@@ -1,8 +1,11 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { UnsupportedError } from "../../src/contracts/driver.js";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import {
+  HOLD_RELEASE_FILE,
   imagePartData,
   MCP_ECHO_TEXT,
   type MockRequestRecord,
@@ -30,7 +33,7 @@ export interface ControlFacts {
   requestModel: RegExp;
   mode: string;
   modeEvidence: RegExp;
-  /** Whether a `mock:shell` turn waits for the host (exec never asks: a long answer keeps its turn running). */
+  /** Whether a `mock:shell` turn waits for the host (exec never asks: the hold scenario keeps its turn running). */
   asks: boolean;
 }
 
@@ -49,7 +52,10 @@ const STEERED = "mock:text steered words";
 const QUEUED = "mock:text queued words";
 
 export function controlScript(concept: ControlConcept, facts: ControlFacts): ScenarioScript {
-  const running = facts.asks ? "mock:shell keep running" : "mock:long keep running";
+  // an agent that asks holds the turn at its approval; exec runs the hold scenario's command until released
+  const running = facts.asks ? "mock:shell keep running" : "mock:hold keep running";
+  const release = (cwd: string) =>
+    facts.asks ? Promise.resolve() : writeFile(join(cwd, HOLD_RELEASE_FILE), "");
   switch (concept) {
     case "attachment":
       return {
@@ -63,12 +69,14 @@ export function controlScript(concept: ControlConcept, facts: ControlFacts): Sce
     case "steer":
       return {
         prompts: [running],
-        whileRunning: (driver) => driver.sendTurn({ text: STEERED, delivery: "steer" }),
+        whileRunning: (driver, cwd) =>
+          driver.sendTurn({ text: STEERED, delivery: "steer" }).finally(() => release(cwd)),
       };
     case "queue":
       return {
         prompts: [running],
-        whileRunning: (driver) => driver.sendTurn({ text: QUEUED, delivery: "queue" }),
+        whileRunning: (driver, cwd) =>
+          driver.sendTurn({ text: QUEUED, delivery: "queue" }).finally(() => release(cwd)),
         extraTurns: 1,
       };
     case "MCP tool call":

@@ -38,10 +38,10 @@ export interface ScenarioScript {
   /** Attachments sent with the first prompt. */
   attachments?: TurnAttachment[];
   /**
-   * Called once while the first turn runs: at its first request (which is answered only after it) or else at its
-   * first assistant delta. What it throws is kept in `whileRunningError`.
+   * Called once while the first turn runs: at its first request (which is answered only after it), its first
+   * command, or else its first assistant delta. What it throws is kept in `whileRunningError`.
    */
-  whileRunning?: (driver: RuntimeDriver) => Promise<void>;
+  whileRunning?: (driver: RuntimeDriver, cwd: string) => Promise<void>;
   /** How many turns to wait for after the prompts (default one per prompt): turns `whileRunning` queued. */
   extraTurns?: number;
 }
@@ -81,7 +81,7 @@ export async function runScenario(
   let held: Promise<void> | undefined;
   const holdOnce = () => {
     if (held !== undefined || script.whileRunning === undefined) return held ?? Promise.resolve();
-    held = script.whileRunning(driver).catch((error: unknown) => {
+    held = script.whileRunning(driver, cwd).catch((error: unknown) => {
       whileRunningError = error;
     });
     return held;
@@ -108,6 +108,7 @@ export async function runScenario(
         );
       }
       if (event.type === "content.delta" && event.payload.streamKind === "assistant_text") void holdOnce();
+      if (event.type === "item.started" && event.payload.itemType === "command_execution") void holdOnce();
       if (script.interruptAfterFirstDelta && !interrupted && event.type === "content.delta") {
         interrupted = true;
         driver.interrupt().catch((error: unknown) => apiErrors.push(`interrupt: ${String(error)}`));

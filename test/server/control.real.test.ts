@@ -1,7 +1,10 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ESCALATED_SHELL,
+  HOLD_RELEASE_FILE,
   imagePartData,
   MCP_ECHO_TEXT,
   type MockModelServer,
@@ -172,7 +175,10 @@ describe("the command surface over HTTP, each real agent against the mock", () =
   for (const agent of AGENTS) {
     it(agent.name, async () => {
       const tag = `${agent.name}-${Date.now()}`;
-      const created = await server.json<{ id: string }>("/v1/sessions", { method: "POST", json: agent.body });
+      const created = await server.json<{ id: string; cwd: string }>("/v1/sessions", {
+        method: "POST",
+        json: agent.body,
+      });
       expect(created.status).toBe(201);
       const id = created.body.id;
 
@@ -198,9 +204,14 @@ describe("the command surface over HTTP, each real agent against the mock", () =
       expect(JSON.parse(bad.text).field).toMatch(/^attachments\.0/);
 
       // a running turn: steered text joins it (or 422), a queued turn starts after it, a plain one is a 409
-      const running = agent.asks ? "mock:shell steer base" : "mock:long steer base";
+      // an agent that asks waits for the approval; exec runs the hold scenario's command until it is released
+      const running = agent.asks ? "mock:shell steer base" : "mock:hold steer base";
       expect(await turn(id, { text: running })).toMatchObject({ status: 202 });
-      if (agent.asks) expect(await until(async () => (await count(id, "request.opened")) >= 1)).toBe(true);
+      const isHeld = (e: Event) =>
+        agent.asks
+          ? e.type === "request.opened"
+          : e.type === "item.started" && e.payload.itemType === "command_execution";
+      expect(await until(async () => (await events(id)).some(isHeld))).toBe(true);
       const steerMarker = `steered-${tag}`;
       const steered = await turn(id, { text: `mock:text ${steerMarker}`, delivery: "steer" });
       if (agent.steer) expect(steered.status).toBe(202);
@@ -223,6 +234,8 @@ describe("the command surface over HTTP, each real agent against the mock", () =
           json: { decision: "accept" },
         });
         expect(answered.status).toBe(200);
+      } else {
+        await writeFile(join(created.body.cwd, HOLD_RELEASE_FILE), "");
       }
       expect(await until(async () => (await count(id, "turn.completed")) >= 3)).toBe(true);
       const all = await events(id);
