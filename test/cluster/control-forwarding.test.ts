@@ -1,5 +1,8 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
+import { HOLD_RELEASE_FILE } from "../../src/mock-model/index.js";
 import type { SseReader } from "../server/support/sse-reader.js";
 import { ClusterNodes } from "./support/cluster-nodes.js";
 import { type NatsServer, startNatsServer } from "./support/nats-server.js";
@@ -84,11 +87,18 @@ it("PATCH, steer and queue through a node that does not run the agent; refusals 
   const exec = await cluster.post("a", "/v1/sessions", { provider: "codex-sdk" });
   const execId = String(exec.body.id);
   const execWatcher = cluster.watch("b", execId);
+  // the hold scenario's command keeps exec's turn running until the test releases it
   expect(
-    (await cluster.post("b", `/v1/sessions/${execId}/turns`, { text: "mock:long keep going" })).status,
+    (await cluster.post("b", `/v1/sessions/${execId}/turns`, { text: "mock:hold keep going" })).status,
   ).toBe(202);
-  await execWatcher.until((reader) => count(reader, "content.delta") >= 1);
+  await execWatcher.until((reader) =>
+    reader
+      .events<Event>()
+      .some((e) => e.type === "item.started" && e.payload.itemType === "command_execution"),
+  );
   const refused = await cluster.post("b", `/v1/sessions/${execId}/turns`, { text: "x", delivery: "steer" });
   expect(refused.status).toBe(422);
   expect(refused.body).toMatchObject({ error: "unsupported", reason: expect.stringContaining("codex-sdk") });
+  await writeFile(join(String(exec.body.cwd), HOLD_RELEASE_FILE), "");
+  await execWatcher.until((reader) => count(reader, "turn.completed") === 1);
 }, 180_000);
