@@ -4,6 +4,7 @@ import {
   type DriverCapabilities,
   type DriverOptions,
   type DriverProvider,
+  InvalidCommandError,
   type RequestResponse,
   type RuntimeDriver,
   type SessionSettings,
@@ -193,14 +194,14 @@ class AcpDriver implements RuntimeDriver {
       mode: "the agent offers no session modes",
       effort: "the agent offers no thought_level config option",
     });
+    const effortValues = offer.effortOption?.values ?? [];
+    if (checked.effort !== undefined && !effortValues.includes(checked.effort))
+      throw new InvalidCommandError("effort", `the agent offers ${effortValues.join(", ")}`);
     if (checked.mode !== undefined) await connection.setMode(checked.mode.id);
     if (checked.model !== undefined && offer.modelOption !== undefined)
       await connection.setConfigOption(offer.modelOption.id, checked.model);
-    if (checked.effort !== undefined && offer.effortOption !== undefined) {
-      if (!offer.effortOption.values.includes(checked.effort))
-        throw new RangeError(`effort: the agent offers ${offer.effortOption.values.join(", ")}`);
+    if (checked.effort !== undefined && offer.effortOption !== undefined)
       await connection.setConfigOption(offer.effortOption.id, checked.effort);
-    }
     emitConfigured(this.#session, checked);
   }
 
