@@ -2,6 +2,7 @@ import * as z from "zod";
 import { ApprovalDecision, SessionState } from "../contracts/enums.js";
 import { RuntimeEventSchema } from "../contracts/events.js";
 import { ThreadView } from "../projection/thread-view.js";
+import { CREATE_CONTROL_FIELDS, TURN_CONTROL_FIELDS } from "./control-schemas.js";
 
 /**
  * The server's request and response bodies (DESIGN.md §9), one zod schema each: the server validates with them
@@ -25,6 +26,7 @@ export const CreateSessionBody = z
       .optional()
       .describe("An ACP agent's command line (provider acp), or a known agent's name as its first word."),
     resume: z.string().min(1).optional().describe("A native thread or session id to resume."),
+    ...CREATE_CONTROL_FIELDS,
   })
   .strict();
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
@@ -62,7 +64,9 @@ export const SessionDetail = z.object({
 });
 export type SessionDetail = z.infer<typeof SessionDetail>;
 
-export const TurnBody = z.object({ text: z.string().min(1).describe("The user's prompt.") }).strict();
+export const TurnBody = z
+  .object({ text: z.string().min(1).describe("The user's prompt."), ...TURN_CONTROL_FIELDS })
+  .strict();
 export type TurnBody = z.infer<typeof TurnBody>;
 
 export const RespondBody = z

@@ -1,5 +1,6 @@
+import type { SessionSettingsBody } from "../api/control-schemas.js";
 import type { CreateSessionBody, Health, RespondBody, SessionSummary, TurnBody } from "../api/schemas.js";
-import type { DriverProvider } from "../contracts/driver.js";
+import type { AgentInfo, DriverProvider } from "../contracts/driver.js";
 import type { RuntimeEvent } from "../contracts/events.js";
 import type { ThreadView } from "../projection/thread-view.js";
 import { healthOf, isCount, isObject, PAGE_LIMIT, sessionListOf, sessionSummaryOf } from "./bodies.js";
@@ -70,6 +71,24 @@ export class RemoteClient {
   /** `POST /v1/sessions/:id/turns`: 409 while a turn runs. Resolves once the server has accepted the turn. */
   async sendTurn(id: string, body: TurnBody): Promise<void> {
     await this.#http.call("POST", `${sessionPath(id)}/turns`, [200, 202], accepted, body);
+  }
+
+  /**
+   * `PATCH /v1/sessions/:id` with the model, mode or effort: 400 for a value the agent does not offer, an
+   * `UnsupportedError` (422) for a setting it cannot change.
+   */
+  configure(id: string, body: SessionSettingsBody): Promise<SessionSummary> {
+    return this.#http.call("PATCH", sessionPath(id), [200], sessionSummaryOf, body);
+  }
+
+  /** `GET /v1/agents` (`probe`: the server starts each installed agent briefly to read its models and modes). */
+  listAgents(options: { probe?: boolean } = {}): Promise<AgentInfo[]> {
+    const path = options.probe === true ? "/v1/agents?probe=1" : "/v1/agents";
+    const agents: BodyParser<AgentInfo[]> = (json) =>
+      isObject(json) && Array.isArray(json.agents) && json.agents.every(isAgentInfo)
+        ? (json.agents as AgentInfo[])
+        : undefined;
+    return this.#http.call("GET", path, [200], agents);
   }
 
   /** `POST /v1/sessions/:id/requests/:requestId`: 404 unknown request, 409 already resolved. */
@@ -172,6 +191,16 @@ function checkedProvider(summary: SessionSummary): DriverProvider {
   if (!DRIVEN.includes(summary.provider))
     throw new Error(`session ${summary.id} is a ${summary.provider} history, not a session an agent runs`);
   return summary.provider as DriverProvider;
+}
+
+function isAgentInfo(value: unknown): boolean {
+  return (
+    isObject(value) &&
+    typeof value.provider === "string" &&
+    typeof value.installed === "boolean" &&
+    typeof value.testedVersion === "string" &&
+    isObject(value.capabilities)
+  );
 }
 
 function sessionPath(id: string): string {

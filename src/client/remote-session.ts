@@ -1,8 +1,12 @@
+import type { SessionSettingsBody } from "../api/control-schemas.js";
 import type { RespondBody, TurnBody } from "../api/schemas.js";
 import {
+  type AgentInfo,
+  type DriverCapabilities,
   type DriverProvider,
   type RequestResponse,
   type RuntimeDriver,
+  type SessionSettings,
   type TurnInput,
   UnknownRequestError,
 } from "../contracts/driver.js";
@@ -13,6 +17,8 @@ import type { FollowControl, FollowOptions } from "./event-follower.js";
 /** The calls a RemoteSession makes on its server (the RemoteClient is one). */
 export interface SessionApi {
   sendTurn(id: string, body: TurnBody): Promise<void>;
+  configure(id: string, body: SessionSettingsBody): Promise<unknown>;
+  listAgents(): Promise<AgentInfo[]>;
   respond(id: string, requestId: string, body: RespondBody): Promise<void>;
   interrupt(id: string): Promise<void>;
   stop(id: string): Promise<void>;
@@ -24,6 +30,22 @@ export interface SessionApi {
     control: FollowControl,
   ): AsyncGenerator<RuntimeEvent, void, undefined>;
 }
+
+const NO_CAPABILITIES: DriverCapabilities = {
+  approvals: false,
+  questions: false,
+  subagents: false,
+  plan: false,
+  attachments: [],
+  steer: false,
+  queue: false,
+  fork: false,
+  setModel: false,
+  setMode: false,
+  effort: false,
+  mcpServers: false,
+  resume: false,
+};
 
 /** How a RemoteSession reads its stream. */
 export interface RemoteSessionOptions extends Omit<FollowOptions, "signal"> {}
@@ -49,6 +71,8 @@ interface SentTurn {
  */
 export class RemoteSession implements RuntimeDriver {
   readonly events: AsyncIterable<RuntimeEvent>;
+  /** The server's word for the provider (`GET /v1/agents`), read by `start()`; all false until then. */
+  capabilities: DriverCapabilities = NO_CAPABILITIES;
   #delivered: number;
   #iterating = false;
   #stopped = false;
@@ -69,12 +93,27 @@ export class RemoteSession implements RuntimeDriver {
     return this.#delivered;
   }
 
-  /** The server starts the agent when it creates the session; a failed start shows in `events`. */
-  async start(): Promise<void> {}
+  /**
+   * The server starts the agent when it creates the session (a failed start shows in `events`); this reads the
+   * provider's capabilities from the server's catalog.
+   */
+  async start(): Promise<void> {
+    const agents = await this.client.listAgents().catch(() => []);
+    const info = agents.find((agent) => agent.provider === this.provider);
+    if (info !== undefined) this.capabilities = info.capabilities;
+  }
+
+  /** `PATCH /v1/sessions/:id`; a setting the agent cannot change rejects with `UnsupportedError` (422). */
+  async configure(settings: SessionSettings): Promise<void> {
+    await this.client.configure(this.sessionId, settings as SessionSettingsBody);
+  }
 
   async sendTurn(input: TurnInput): Promise<void> {
     this.#stopped = false;
-    const sending = this.client.sendTurn(this.sessionId, { text: input.text });
+    const body: TurnBody = { text: input.text };
+    if (input.attachments !== undefined) body.attachments = input.attachments as TurnBody["attachments"];
+    if (input.delivery !== undefined) body.delivery = input.delivery;
+    const sending = this.client.sendTurn(this.sessionId, body);
     const turn: SentTurn = {
       after: this.#delivered,
       accepted: false,

@@ -1,4 +1,5 @@
-import { errorBodyOf } from "./bodies.js";
+import { UnsupportedError } from "../contracts/driver.js";
+import { errorBodyOf, isObject } from "./bodies.js";
 import { RemoteApiError, RemoteConnectionError, RemoteProtocolError } from "./errors.js";
 
 /** The `fetch` the client calls: the platform's by default (browser, Node ≥ 18), or the host's own. */
@@ -12,7 +13,7 @@ export interface TransportOptions {
   fetch?: FetchLike;
 }
 
-export type HttpMethod = "GET" | "POST" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
 /** A parser of a response's JSON: returns the typed value, or undefined when the JSON is not of that shape. */
 export type BodyParser<T> = (json: unknown) => T | undefined;
@@ -98,11 +99,24 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The server's `{error, field}` body, or the status text and the body's start when it sent something else. */
-export function apiError(route: string, status: number, text: string): RemoteApiError {
+/**
+ * The server's `{error, field}` body, or the status text and the body's start when it sent something else. A 422
+ * `{error: "unsupported", reason}` is the driver's `UnsupportedError` again.
+ */
+export function apiError(route: string, status: number, text: string): RemoteApiError | UnsupportedError {
   const json = parseJson(text);
+  const unsupported = status === 422 ? unsupportedOf(json) : undefined;
+  if (unsupported !== undefined) return unsupported;
   const body = errorBodyOf(json);
   if (body !== undefined) return new RemoteApiError(route, status, body.error, body.field);
   const preview = text.trim().slice(0, 200);
   return new RemoteApiError(route, status, preview.length > 0 ? preview : "no message");
+}
+
+/** `{error: "unsupported", reason}`, whose reason reads "PROVIDER cannot OPERATION: WHY" (UnsupportedError's message). */
+function unsupportedOf(json: unknown): UnsupportedError | undefined {
+  if (!isObject(json) || json.error !== "unsupported" || typeof json.reason !== "string") return undefined;
+  const parts = /^(\S+) cannot ([^:]+): ([\s\S]*)$/.exec(json.reason);
+  if (parts === null) return new UnsupportedError("remote", "do this", json.reason);
+  return new UnsupportedError(parts[1] ?? "remote", parts[2] ?? "do this", parts[3] ?? json.reason);
 }

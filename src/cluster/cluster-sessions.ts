@@ -1,6 +1,7 @@
 import type { Msg, Subscription } from "@nats-io/transport-node";
+import { sessionSettingsOf, turnInputOf } from "../api/control-schemas.js";
 import type { CreateSessionBody, RespondBody } from "../api/schemas.js";
-import type { RequestResponse, TurnInput } from "../contracts/driver.js";
+import type { RequestResponse, SessionSettings, TurnInput } from "../contracts/driver.js";
 import type { LocalSessions } from "../server/local-sessions.js";
 import { closeAbandonedSessions } from "../server/restore.js";
 import { SessionCommandError, type SessionCommands } from "../server/session-commands.js";
@@ -32,6 +33,9 @@ export interface ClusterSessionsOptions {
   nativeState?: NativeStateStore;
   warn?: (message: string) => void;
 }
+
+type ClusterTurnBody = Extract<ClusterCommand, { op: "turn" }>["input"];
+type ClusterSettings = Extract<ClusterCommand, { op: "configure" }>["settings"];
 
 const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
 /** Rounds of look up the owner → forward or take over; each waits at most one lease. */
@@ -134,7 +138,12 @@ export class ClusterSessions implements SessionCommands {
   }
 
   async turn(sessionId: string, input: TurnInput): Promise<void> {
-    await this.#route({ op: "turn", sessionId, input: { text: input.text } });
+    await this.#route({ op: "turn", sessionId, input: input as ClusterTurnBody });
+  }
+
+  async configure(sessionId: string, settings: SessionSettings): Promise<SessionRecord> {
+    const record = await this.#route({ op: "configure", sessionId, settings: settings as ClusterSettings });
+    return record ?? (await this.#record(sessionId));
   }
 
   async respond(sessionId: string, requestId: string, response: RequestResponse): Promise<void> {
@@ -229,12 +238,14 @@ export class ClusterSessions implements SessionCommands {
         case "turn":
           await this.#warnings.locked(record.id, async () => {
             await this.#checkRunnable(command.sessionId);
-            await this.#local.turn(command.sessionId, command.input);
+            await this.#local.turn(command.sessionId, turnInputOf(command.input));
           });
           return undefined;
         case "forged":
           await this.#warnings.storeForged(command);
           return undefined;
+        case "configure":
+          return await this.#local.configure(command.sessionId, sessionSettingsOf(command.settings));
         case "respond":
           await this.#local.respond(
             command.sessionId,

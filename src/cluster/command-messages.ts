@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { SessionSettingsBody } from "../api/control-schemas.js";
 import { RespondBody, TurnBody } from "../api/schemas.js";
 
 /**
@@ -30,6 +31,7 @@ export const ClusterCommand = z.discriminatedUnion("op", [
       node: z.string().max(100),
     })
     .strict(),
+  z.object({ op: z.literal("configure"), sessionId: SessionId, settings: SessionSettingsBody }).strict(),
 ]);
 export type ClusterCommand = z.infer<typeof ClusterCommand>;
 
@@ -39,6 +41,7 @@ export const ClusterErrorKind = z.enum([
   "forbidden",
   "not_found",
   "conflict",
+  "unsupported",
   "unavailable",
   "moved",
 ]);

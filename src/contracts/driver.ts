@@ -1,5 +1,14 @@
+import type {
+  DriverCapabilities,
+  McpServerSpec,
+  SessionSettings,
+  TurnAttachment,
+  TurnDelivery,
+} from "./commands.js";
 import type { ApprovalDecision } from "./enums.js";
 import type { RuntimeEvent } from "./events.js";
+
+export * from "./commands.js";
 
 export type DriverProvider = "codex" | "codex-sdk" | "claude" | "cursor" | "acp";
 
@@ -16,6 +25,13 @@ export interface RequestResponse {
 
 export interface TurnInput {
   text: string;
+  /** Images and files, given to the agent as its native input (`capabilities.attachments` says which). */
+  attachments?: TurnAttachment[];
+  /**
+   * While a turn runs: `queue` starts this one when it ends, `steer` adds the text to the running turn (a
+   * `user_message` item of it). Left out, or `reject`: the provider's own behaviour (the server answers 409).
+   */
+  delivery?: TurnDelivery;
 }
 
 export interface DriverOptions {
@@ -29,6 +45,12 @@ export interface DriverOptions {
    */
   sequenceAfter?: number;
   model?: string;
+  /** The starting mode: canonical (`ask | edits | plan | full`) or a native mode id. */
+  mode?: string;
+  /** The starting reasoning effort (`minimal | low | medium | high`). */
+  effort?: string;
+  /** MCP servers given to the agent natively; their calls are `mcp_tool_call` items with `details.server`. */
+  mcpServers?: McpServerSpec[];
   /** Base URL of a model server to use instead of the real API (the mock model). */
   modelBaseUrl?: string;
   /** Resume a provider session/thread by its native id. */
@@ -69,6 +91,8 @@ export interface RuntimeDriver {
   readonly sessionId: string;
   /** Canonical events, in sequence order, until the session has exited. */
   readonly events: AsyncIterable<RuntimeEvent>;
+  /** What this driver can do; after `start()` also the models and modes the agent reported. */
+  readonly capabilities: DriverCapabilities;
   /** Spawns the program and completes its handshake. */
   start(): Promise<void>;
   /** Starts a turn; resolves when the turn has been accepted (not when it ends). */
@@ -76,6 +100,11 @@ export interface RuntimeDriver {
   /** Answers an open request; rejects with a clear error for an unknown or already-resolved request. */
   respond(requestId: string, response: RequestResponse): Promise<void>;
   interrupt(): Promise<void>;
+  /**
+   * Changes the model, mode or effort for the turns that follow (emits `session.configured` with what changed).
+   * A value the agent does not offer is an `InvalidCommandError`; a setting it cannot change an `UnsupportedError`.
+   */
+  configure(settings: SessionSettings): Promise<void>;
   /** Ends the session: pending requests resolve as `cancel`, the open turn ends, `session.exited` follows. */
   stop(): Promise<void>;
   /**
@@ -104,5 +133,19 @@ export class UnsupportedError extends Error {
   ) {
     super(`${provider} cannot ${operation}: ${reason}`);
     this.name = "UnsupportedError";
+  }
+}
+
+/**
+ * A value the agent does not offer (a model or mode it did not list, a bad attachment): the server answers it as
+ * 400 `{error, field}`.
+ */
+export class InvalidCommandError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+    this.name = "InvalidCommandError";
   }
 }

@@ -30,6 +30,9 @@ export class DriverSession {
   readonly #clock: () => string;
   readonly #record: ((line: string) => void) | undefined;
   readonly #calls: AwaitedCalls | undefined;
+  #turnRequested = false;
+  #turnOpen = false;
+  readonly #turnEndListeners: (() => void)[] = [];
 
   constructor(
     readonly mapper: BaseMapper,
@@ -76,7 +79,7 @@ export class DriverSession {
           t,
         }
       : { kind: "message", dir, msg, t };
-    const keepReading = this.channel.pushAll(this.mapper.map(entry));
+    const keepReading = this.#push(this.mapper.map(entry));
     if (calls === undefined) return keepReading;
     if (dir === "out" && calls.sent(msg)) queueMicrotask(() => this.channel.releaseDrainListeners());
     return keepReading || answers || calls.anyPending;
@@ -92,7 +95,7 @@ export class DriverSession {
     if (this.channel.closed) return false;
     const t = this.#clock();
     this.#record?.(transcriptLine("in", text, t));
-    return this.channel.pushAll(
+    return this.#push(
       this.mapper.map({ kind: "malformed", text, reason: "provider wrote a line that is not JSON", t }),
     );
   }
@@ -101,7 +104,7 @@ export class DriverSession {
   emitOwn(make: Parameters<BaseMapper["emitOwn"]>[0]): RuntimeEvent | undefined {
     if (this.channel.closed) return undefined;
     const events = this.mapper.emitOwn(make, this.#clock());
-    this.channel.pushAll(events);
+    this.#push(events);
     return events[0];
   }
 
@@ -144,7 +147,48 @@ export class DriverSession {
   /** Closes whatever is open, emits `session.exited`, and ends the event stream. Idempotent. */
   terminate(reason: TerminationReason): void {
     if (this.channel.closed) return;
-    this.channel.pushAll(this.mapper.terminate(reason, this.#clock()));
+    this.#push(this.mapper.terminate(reason, this.#clock()));
     this.channel.close();
+    this.#turnEnded();
+  }
+
+  /** A turn has been asked for or is running (from the host's send until its `turn.completed` / `turn.aborted`). */
+  get turnRunning(): boolean {
+    return this.#turnRequested || this.#turnOpen;
+  }
+
+  /** The driver is about to start a turn: `turnRunning` from now on, before the agent says so. */
+  turnRequested(requested = true): void {
+    this.#turnRequested = requested;
+    if (!requested && !this.#turnOpen) this.#turnEnded();
+  }
+
+  /** Calls `listener` once the running turn has ended (at once when none runs). */
+  onTurnEnd(listener: () => void): void {
+    if (!this.turnRunning || this.channel.closed) {
+      listener();
+      return;
+    }
+    this.#turnEndListeners.push(listener);
+  }
+
+  #push(events: readonly RuntimeEvent[]): boolean {
+    for (const event of events) {
+      if (event.type === "turn.started") {
+        this.#turnOpen = true;
+        this.#turnRequested = false;
+      } else if (event.type === "turn.completed" || event.type === "turn.aborted") {
+        this.#turnOpen = false;
+        this.#turnRequested = false;
+      }
+    }
+    const keepReading = this.channel.pushAll(events);
+    if (!this.turnRunning) this.#turnEnded();
+    return keepReading;
+  }
+
+  #turnEnded(): void {
+    const listeners = this.#turnEndListeners.splice(0);
+    for (const listener of listeners) listener();
   }
 }

@@ -1,4 +1,6 @@
+import type { AgentInfo } from "../contracts/commands.js";
 import type { DriverOptions, DriverProvider, RuntimeDriver } from "../contracts/driver.js";
+import { type ListAgentsOptions, listAgentsWith } from "./agent-catalog.js";
 import type { DriverOptionsByProvider } from "./provider-options.js";
 
 export * from "../contracts/driver.js";
@@ -49,4 +51,15 @@ export async function createDriver<P extends DriverProvider>(
 
 export function isDriverProvider(value: string): value is DriverProvider {
   return (DRIVER_PROVIDERS as readonly string[]).includes(value);
+}
+export { BASE_CAPABILITIES, capabilitiesOf } from "./capabilities.js";
+
+export type { ListAgentsOptions };
+
+/**
+ * Every driver and known ACP agent: installed or not, its version and tested version, and its capabilities
+ * (`probe: true` starts each installed agent briefly to read the models and modes it reports).
+ */
+export function listAgents(options: ListAgentsOptions = {}): Promise<AgentInfo[]> {
+  return listAgentsWith((provider, driverOptions) => createDriver(provider, driverOptions as never), options);
 }

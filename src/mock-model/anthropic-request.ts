@@ -16,6 +16,7 @@ export function readMessagesRequest(body: unknown): RequestFacts {
     tools: offeredTools(request.tools, messages),
     toolResults: toolResultsAfter(messages, latestPrompt),
     isSubagentTask: isSubagentTaskPrompt(prompts.at(-1)),
+    deferredTools: deferredToolNames(request.system, messages),
     cwd: announcedCwd([
       blockText(request.system),
       ...messages.filter((m) => m.role === "user").map((m) => blockText(m.content)),
@@ -88,4 +89,18 @@ function toolResultsAfter(messages: readonly JsonObject[], start: number): ToolR
         output: typeof block.content === "string" ? block.content : blockText(block.content),
       })),
   );
+}
+
+const DEFERRED_MCP_TOOL = /\bmcp__[A-Za-z0-9_-]+__[A-Za-z0-9_-]+/g;
+
+/**
+ * MCP tool names the context lists: Claude Code names its deferred tools in a system reminder (a user message) or,
+ * under claude-agent-acp, in a message of role `system`.
+ */
+function deferredToolNames(system: unknown, messages: readonly JsonObject[]): string[] {
+  const context = messages.filter((m) => m.role !== "assistant").map((m) => blockText(m.content));
+  const texts = [blockText(system), ...context];
+  const names = new Set<string>();
+  for (const text of texts) for (const match of text.matchAll(DEFERRED_MCP_TOOL)) names.add(match[0]);
+  return [...names];
 }

@@ -15,14 +15,19 @@ export {
   type MockModelCommandIo,
   runMockModelCommand,
 } from "./cli.js";
+export { type ImagePart, imagePartData, requestImageParts } from "./request-images.js";
 export { MULTI_TURN_PROMPTS, SCENARIO_PROMPTS, scenarioRecordings } from "./scenario-prompts.js";
 export {
   EDIT_FILE_CONTENT,
   EDIT_FILE_NAME,
   ESCALATED_SHELL,
   finalAnswer,
+  HOLD_COMMAND,
+  HOLD_OUTPUT,
+  HOLD_RELEASE_FILE,
   isScenarioName,
   LONG_DELTA_COUNT,
+  MCP_ECHO_TEXT,
   type ModelApi,
   type OfferedTool,
   type ReplyBlock,

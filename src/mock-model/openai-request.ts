@@ -15,8 +15,9 @@ export function readResponsesRequest(body: unknown): RequestFacts {
   return {
     api: "openai-responses",
     scenario: scenarioFromPrompts(prompts),
-    tools: offeredTools([...objects(request.tools), ...searchedTools(input)]),
+    tools: offeredTools(request.tools, input),
     toolResults: toolResultsAfter(input, latestUser),
+    toolSearch: objects(request.tools).some((tool) => tool.type === "tool_search"),
     isSubagentTask: isSubagentTaskPrompt(prompts.at(-1)),
     cwd: announcedCwd(
       input.filter((item) => item.type === "message" || item.role !== undefined).map(messageText),
@@ -29,10 +30,6 @@ function inputItems(input: unknown): JsonObject[] {
   return objects(input);
 }
 
-/**
- * A user message the user wrote: Codex also adds user-role messages of its own (`<subagent_notification>` when a
- * subagent finishes), which neither start a prompt nor end its tool results.
- */
 function isUserMessage(item: JsonObject): boolean {
   if (!((item.type === "message" || item.type === undefined) && item.role === "user")) return false;
   return !messageText(item).trimStart().startsWith("<subagent_notification>");
@@ -46,35 +43,36 @@ function messageText(item: JsonObject | undefined): string {
     .join("\n");
 }
 
-/** The tools a client-executed tool search brought in (`tool_search_output.tools`), offered from then on. */
-function searchedTools(input: readonly JsonObject[]): JsonObject[] {
-  return input
-    .filter((item) => item.type === "tool_search_output")
-    .flatMap((item) => objects(item.tools))
-    .flatMap((tool) =>
-      // a namespace groups tools (`multi_agent_v1`); its tools are called with the namespace named
-      tool.type === "namespace"
-        ? objects(tool.tools).map((inner) => ({ ...inner, namespace: tool.name }))
-        : [tool],
-    );
-}
-
-function offeredTools(tools: unknown): Map<string, OfferedTool> {
+/**
+ * The request's tools, those of an `additional_tools` item, and those a `tool_search_output` in the conversation
+ * loaded (in namespaces).
+ */
+function offeredTools(tools: unknown, input: readonly JsonObject[]): Map<string, OfferedTool> {
   const offered = new Map<string, OfferedTool>();
-  for (const tool of objects(tools)) {
-    // Codex's deferred-tool search is a tool of its own type, without a name.
-    if (tool.type === TOOL_SEARCH) {
-      offered.set(TOOL_SEARCH, { kind: "function", parameters: schemaPropertyNames(tool.parameters) });
-      continue;
+  const add = (list: unknown, namespace: string | undefined) => {
+    for (const tool of objects(list)) {
+      // Codex's deferred-tool search is a tool of its own type, without a name.
+      if (tool.type === TOOL_SEARCH) {
+        offered.set(TOOL_SEARCH, { kind: "function", parameters: schemaPropertyNames(tool.parameters) });
+        continue;
+      }
+      const name = text(tool.name);
+      if (tool.type === "namespace" && name !== undefined) add(tool.tools, name);
+      if (name === undefined || (tool.type !== "function" && tool.type !== "custom")) continue;
+      offered.set(name, {
+        kind: tool.type,
+        parameters: schemaPropertyNames(tool.parameters),
+        ...(namespace === undefined ? {} : { namespace }),
+      });
     }
-    const name = text(tool.name);
-    if (name === undefined || (tool.type !== "function" && tool.type !== "custom")) continue;
-    const namespace = text(tool.namespace);
-    offered.set(name, {
-      kind: tool.type,
-      parameters: schemaPropertyNames(tool.parameters),
-      ...(namespace === undefined ? {} : { namespace }),
-    });
+  };
+  add(tools, undefined);
+  for (const item of input) {
+    // some models get their tools as an `additional_tools` input item (the `functions` namespace is the plain one)
+    if (item.type === "additional_tools")
+      for (const tool of objects(item.tools))
+        add(tool.type === "namespace" && tool.name === "functions" ? tool.tools : [tool], undefined);
+    if (item.type === "tool_search_output") add(item.tools, undefined);
   }
   return offered;
 }
@@ -90,7 +88,10 @@ function toolResultsAfter(input: readonly JsonObject[], start: number): ToolResu
   return input
     .slice(start + 1)
     .filter((item) => OUTPUT_TYPES.has(String(item.type)))
-    .map((item) => ({ toolName: callNames.get(text(item.call_id) ?? ""), output: outputText(item.output) }));
+    .map((item) => ({
+      toolName: item.type === "tool_search_output" ? "tool_search" : callNames.get(text(item.call_id) ?? ""),
+      output: item.type === "tool_search_output" ? JSON.stringify(item.tools ?? []) : outputText(item.output),
+    }));
 }
 
 function outputText(output: unknown): string {

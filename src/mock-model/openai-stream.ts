@@ -73,6 +73,7 @@ function responseObject(
 function itemPrefix(block: ReplyBlock): string {
   if (block.type === "reasoning") return "rs";
   if (block.type === "text") return "msg";
+  if (block.toolSearch === true) return "tsc";
   return typeof block.input === "string" ? "ctc" : "fc";
 }
 
@@ -126,22 +127,16 @@ function writeItem(
     return item;
   }
   const callId = `call_mock_${context.requestNumber}_${outputIndex}`;
-  if (block.name === TOOL_SEARCH && typeof block.input !== "string") {
-    // Codex's client-executed tool search: no arguments stream, the item carries them whole.
-    const item = {
-      id: itemId,
-      type: "tool_search_call",
-      call_id: callId,
-      execution: "client",
-      arguments: block.input,
-    };
+  if ((block.toolSearch === true || block.name === TOOL_SEARCH) && typeof block.input !== "string") {
+    // OpenAI's client-executed tool search: the agent answers with a `tool_search_output` of the tools it loaded
+    const base = { id: itemId, type: "tool_search_call", call_id: callId, execution: "client" };
     push("response.output_item.added", {
       output_index: outputIndex,
-      item: { ...item, status: "in_progress" },
+      item: { ...base, status: "in_progress", arguments: block.input },
     });
-    const done = { ...item, status: "completed" };
-    push("response.output_item.done", { output_index: outputIndex, item: done });
-    return done;
+    const item = { ...base, status: "completed", arguments: block.input };
+    push("response.output_item.done", { output_index: outputIndex, item });
+    return item;
   }
   if (typeof block.input === "string") {
     const base = { id: itemId, type: "custom_tool_call", call_id: callId, name: block.name };
@@ -156,8 +151,13 @@ function writeItem(
     return item;
   }
   const args = JSON.stringify(block.input);
-  const namespace = block.namespace === undefined ? {} : { namespace: block.namespace };
-  const base = { id: itemId, type: "function_call", call_id: callId, name: block.name, ...namespace };
+  const base = {
+    id: itemId,
+    type: "function_call",
+    call_id: callId,
+    name: block.name,
+    ...(block.namespace === undefined ? {} : { namespace: block.namespace }),
+  };
   push("response.output_item.added", {
     output_index: outputIndex,
     item: { ...base, status: "in_progress", arguments: "" },

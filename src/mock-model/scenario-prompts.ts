@@ -13,6 +13,8 @@ export const SCENARIO_PROMPTS: Record<ScenarioName, string> = {
   "error-429": "mock:error-429 slow down",
   "error-500": "mock:error-500 fail please",
   cutoff: "mock:cutoff the stream breaks",
+  mcp: "mock:mcp call the MCP tool",
+  hold: "mock:hold run until released",
 };
 
 /** Two turns: a text answer, then a command (with its approval). */

@@ -17,6 +17,8 @@ export const SCENARIO_NAMES = [
   "error-429",
   "error-500",
   "cutoff",
+  "mcp",
+  "hold",
 ] as const;
 
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
@@ -31,10 +33,10 @@ export type ToolKind = "function" | "custom";
 
 export interface OfferedTool {
   kind: ToolKind;
-  /** The namespace a Responses API tool is grouped in (Codex's searched tools); its call names it. */
-  namespace?: string;
   /** Top-level property names of the tool's input schema, when it has one. */
   parameters: ReadonlySet<string>;
+  /** The Responses API namespace the tool was loaded in (Codex's searched tools: MCP, subagents); its call names it. */
+  namespace?: string;
 }
 
 /** Everything a scenario may depend on, read off one request. */
@@ -49,6 +51,10 @@ export interface RequestFacts {
   isSubagentTask: boolean;
   /** The working directory the agent announced in its context, when it did. */
   cwd: string | undefined;
+  /** The request offers OpenAI's `tool_search` tool (Codex defers MCP tools behind it). */
+  toolSearch?: boolean;
+  /** Tool names the context lists as deferred, loadable by name (Claude Code's `ToolSearch`). */
+  deferredTools?: readonly string[];
 }
 
 export interface ToolResultFact {
@@ -59,8 +65,17 @@ export interface ToolResultFact {
 export type ReplyBlock =
   | { type: "reasoning"; deltas: readonly string[] }
   | { type: "text"; deltas: readonly string[] }
-  /** `input` is a JSON object for function tools and a string for OpenAI freeform (`custom`) tools. */
-  | { type: "tool_call"; name: string; input: Record<string, unknown> | string; namespace?: string };
+  /**
+   * `input` is a JSON object for function tools and a string for OpenAI freeform (`custom`) tools. `namespace`: a
+   * function of a loaded namespace; `toolSearch`: OpenAI's client-executed `tool_search_call`.
+   */
+  | {
+      type: "tool_call";
+      name: string;
+      input: Record<string, unknown> | string;
+      namespace?: string;
+      toolSearch?: true;
+    };
 
 export type ScriptedReply =
   | { kind: "stream"; blocks: readonly ReplyBlock[]; label: ReplyLabel; cutOffAfterDeltas?: number }
@@ -87,6 +102,15 @@ export const SUBAGENT_ANSWER = "mock subagent answer";
 export const SIDE_REQUEST_ANSWER = "mock side answer";
 export const LONG_DELTA_COUNT = 3000;
 export const CUTOFF_AFTER_DELTAS = 2;
+/**
+ * The hold scenario's command: it waits (at most a minute) until a file of this name exists in the agent's cwd, so
+ * a test keeps a turn running until it has done what it does while one runs (steer, queue), then creates the file.
+ */
+export const HOLD_RELEASE_FILE = "mock-release";
+export const HOLD_OUTPUT = "mock-released";
+export const HOLD_COMMAND = `for i in $(seq 600); do [ -e ${HOLD_RELEASE_FILE} ] && break; sleep 0.1; done; echo ${HOLD_OUTPUT}`;
+/** What the mcp scenario asks an MCP tool to echo (test/support/mcp-echo-server.mjs answers `mcp-echo: …`). */
+export const MCP_ECHO_TEXT = "mock mcp call";
 
 export function finalAnswer(scenario: ScenarioName, detail?: string): string {
   return detail === undefined
@@ -133,6 +157,8 @@ const scenarioTable: Record<ScenarioName, (facts: RequestFacts) => ScriptedReply
   }),
   "error-429": () => ({ kind: "error", status: 429, label: "error-429" }),
   "error-500": () => ({ kind: "error", status: 500, label: "error-500" }),
+  mcp: (facts) => mcpReply(facts),
+  hold: (facts) => toolThenAnswer(facts, shellCall(facts, HOLD_COMMAND)),
   cutoff: () => ({
     kind: "stream",
     label: "cutoff",
@@ -187,17 +213,14 @@ export function splitWords(text: string): string[] {
   return text.match(/\s*\S+/g) ?? [text];
 }
 
-function shellCall(facts: RequestFacts): ToolChoice {
-  if (facts.tools.has("exec_command")) return { name: "exec_command", input: { cmd: SHELL_COMMAND } };
-  if (facts.tools.has("shell")) return { name: "shell", input: { command: ["bash", "-lc", SHELL_COMMAND] } };
+function shellCall(facts: RequestFacts, command = SHELL_COMMAND): ToolChoice {
+  if (facts.tools.has("exec_command")) return { name: "exec_command", input: { cmd: command } };
+  if (facts.tools.has("shell")) return { name: "shell", input: { command: ["bash", "-lc", command] } };
   // Claude Code's `Bash`; OpenCode's and GitHub Copilot CLI's lowercase `bash` take the same input.
   for (const name of ["Bash", "bash"]) {
     const tool = facts.tools.get(name);
     if (tool !== undefined)
-      return {
-        name,
-        input: keepOfferedParameters({ command: SHELL_COMMAND, description: "Print the mock marker" }, tool),
-      };
+      return { name, input: keepOfferedParameters({ command, description: "Print the mock marker" }, tool) };
   }
   return { missing: "no shell tool offered" };
 }
@@ -372,4 +395,55 @@ function keepOfferedParameters(input: Record<string, unknown>, tool: OfferedTool
 
 function inCwd(facts: RequestFacts, fileName: string): string {
   return facts.cwd === undefined ? fileName : `${facts.cwd.replace(/\/+$/, "")}/${fileName}`;
+}
+
+const MCP_NAME = /^mcp__(.+?)__(.+)$/;
+
+/**
+ * Calls an MCP tool it is offered, the way a real model finds one: Claude Code lists MCP tools as deferred
+ * (`mcp__<server>__<tool>` names in its context) and loads one through `ToolSearch`; Codex with its default model
+ * offers them only behind `tool_search`, whose output brings the server's namespace. Then the tool is called with
+ * `{text}` and the answer quotes what it returned.
+ */
+function mcpReply(facts: RequestFacts): ScriptedReply {
+  const mcpResult = facts.toolResults.find(
+    (result) => result.toolName !== undefined && isMcpTool(facts, result.toolName),
+  );
+  if (mcpResult !== undefined) return answer(facts, finalAnswer("mcp", `saw ${mcpResult.output.trim()}`));
+  const tool = [...facts.tools].find(([name]) => isMcpTool(facts, name));
+  if (tool !== undefined) {
+    const [name, offered] = tool;
+    const input = keepOfferedParameters({ text: MCP_ECHO_TEXT }, offered);
+    const call = {
+      type: "tool_call" as const,
+      name,
+      input,
+      ...(offered.namespace === undefined ? {} : { namespace: offered.namespace }),
+    };
+    return { kind: "stream", label: "mcp", blocks: [call] };
+  }
+  const searched = facts.toolResults.some(
+    (result) => result.toolName === "ToolSearch" || result.toolName === "tool_search",
+  );
+  if (searched) return answer(facts, finalAnswer("mcp", "tool search found no MCP tool"));
+  if (facts.toolSearch === true)
+    return {
+      kind: "stream",
+      label: "mcp",
+      blocks: [
+        { type: "tool_call", name: "tool_search", input: { query: "mcp", limit: 8 }, toolSearch: true },
+      ],
+    };
+  const deferred = facts.deferredTools?.find((name) => MCP_NAME.test(name));
+  if (deferred !== undefined && facts.tools.has("ToolSearch"))
+    return {
+      kind: "stream",
+      label: "mcp",
+      blocks: [{ type: "tool_call", name: "ToolSearch", input: { query: `select:${deferred}` } }],
+    };
+  return answer(facts, finalAnswer("mcp", "no MCP tool offered"));
+}
+
+function isMcpTool(facts: RequestFacts, name: string): boolean {
+  return MCP_NAME.test(name) || facts.tools.get(name)?.namespace?.startsWith("mcp__") === true;
 }

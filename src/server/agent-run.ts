@@ -39,6 +39,8 @@ export class AgentRun {
   /** Why the driver's `start()` failed, if it did (the stream says so too). */
   startError: string | undefined;
   #turnBusy = false;
+  /** Turns the driver holds to start after the running one (delivery `queue`). */
+  #queued = 0;
   #exited = false;
   /** `stop` was called: a store that cannot write is not waited for any longer. */
   #stopping = false;
@@ -82,6 +84,21 @@ export class AgentRun {
     this.#turnBusy = false;
   }
 
+  /** A turn runs here (claimed, or queued behind one): `queue` and `steer` go to the driver then. */
+  get turnBusy(): boolean {
+    return this.#turnBusy;
+  }
+
+  /** A turn the driver queued: the session stays busy through the hand-over to it. */
+  queueTurn(): void {
+    this.#queued += 1;
+  }
+
+  /** A queued turn the driver did not take after all. */
+  unqueueTurn(): void {
+    this.#queued = Math.max(0, this.#queued - 1);
+  }
+
   /** Settles once what the driver has emitted so far is stored (after a turn of the event loop to read it). */
   async settled(): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
@@ -109,6 +126,7 @@ export class AgentRun {
     } finally {
       this.#exited = true;
       this.#turnBusy = false;
+      this.#queued = 0;
     }
   }
 
@@ -136,7 +154,9 @@ export class AgentRun {
       // replaying history after a resume) must not turn a host's next prompt into a 409.
       case "turn.completed":
       case "turn.aborted":
-        this.#turnBusy = false;
+        // the driver starts the next queued turn now
+        this.#turnBusy = this.#queued > 0;
+        this.#queued = Math.max(0, this.#queued - 1);
         break;
       case "request.opened":
         this.#open.set(event.requestId, true);
@@ -148,6 +168,7 @@ export class AgentRun {
       case "session.exited":
         this.#exited = true;
         this.#turnBusy = false;
+        this.#queued = 0;
         break;
       default:
         break;

@@ -7,6 +7,7 @@ import type { ErrorBody } from "../api/schemas.js";
 import type { SessionStore } from "../store/types.js";
 import { bearerAuth } from "./auth.js";
 import { bodySizeLimit } from "./body-limit.js";
+import { isTurnsPath, mountControlRoutes, turnBodyLimit } from "./control-routes.js";
 import { mountEventRoutes } from "./event-routes.js";
 import { mountInspector } from "./inspector-static.js";
 import { mountOpenApiDocument } from "./openapi-document.js";
@@ -61,7 +62,7 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
       cors({
         origin: options.corsOrigin,
         allowHeaders: ["Authorization", "Content-Type", "Last-Event-ID"],
-        allowMethods: ["GET", "POST", "DELETE"],
+        allowMethods: ["GET", "POST", "PATCH", "DELETE"],
       }),
     );
   }
@@ -77,12 +78,15 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
   const tickets = new StreamTickets();
   app.use("/v1/*", ticketOr(tickets, bearerAuth(options.token)));
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  app.use(
-    "/v1/*",
-    bodySizeLimit(maxSize, (c) => c.json({ error: `the body is larger than ${maxSize} bytes` }, 413)),
-  );
+  const tooLarge = (limit: number) => (c: Context) =>
+    c.json({ error: `the body is larger than ${limit} bytes` }, 413);
+  // A turn may carry attachments of up to 10 MiB each: its route alone takes that much more, for them alone.
+  const limitBody = bodySizeLimit(maxSize, tooLarge(maxSize));
+  const limitTurnBody = turnBodyLimit(maxSize, tooLarge);
+  app.use("/v1/*", (c, next) => (isTurnsPath(c.req.path) ? limitTurnBody(c, next) : limitBody(c, next)));
   mountSessionRoutes(app, options);
   mountEventRoutes(app, { ...options, tickets });
+  mountControlRoutes(app, options);
   mountInspector(app, options.inspectorDir);
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => errorResponse(error, c));
@@ -91,6 +95,7 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
 
 function errorResponse(error: Error, c: Context): Response {
   if (error instanceof SessionCommandError) {
+    if (error.kind === "unsupported") return c.json({ error: "unsupported", reason: error.message }, 422);
     const body: ErrorBody = {
       error: error.message,
       ...(error.field === undefined ? {} : { field: error.field }),

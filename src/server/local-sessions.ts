@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { CreateSessionBody } from "../api/schemas.js";
-import type { DriverOptions, RequestResponse, TurnInput } from "../contracts/driver.js";
+import type { DriverOptions, RequestResponse, SessionSettings, TurnInput } from "../contracts/driver.js";
 import { UnknownRequestError } from "../contracts/driver.js";
 import { createDriver, isDriverProvider } from "../drivers/index.js";
 import { wallClockIso } from "../kit/wall-clock.js";
@@ -8,8 +8,9 @@ import type { SessionRecord, SessionStore } from "../store/types.js";
 import { acpLaunch, knownAgentOf } from "./acp-launch.js";
 import { AgentRun, messageOf } from "./agent-run.js";
 import { nativeStateEnv } from "./native-state.js";
-import { SessionCommandError, type SessionCommands } from "./session-commands.js";
+import { commandErrorOf, SessionCommandError, type SessionCommands } from "./session-commands.js";
 import type { SessionPaths } from "./session-paths.js";
+import { controlOptionsOf, createSettingsOf, withSettings } from "./session-settings.js";
 import { titleOf } from "./session-summary.js";
 
 export interface LocalSessionsOptions {
@@ -64,7 +65,11 @@ export class LocalSessions implements SessionCommands {
       createdAt: now,
       updatedAt: now,
       cwd,
-      native: body.resume === undefined ? { stateDir } : { stateDir, resumeId: body.resume },
+      native: {
+        stateDir,
+        ...(body.resume === undefined ? {} : { resumeId: body.resume }),
+        ...createSettingsOf(body),
+      },
       state: "starting",
       lastSequence: 0,
       openRequests: 0,
@@ -80,17 +85,43 @@ export class LocalSessions implements SessionCommands {
   async turn(sessionId: string, input: TurnInput): Promise<void> {
     const record = await this.#record(sessionId);
     const run = await this.#running(record);
+    const { delivery, ...turn } = input;
+    const refused = (message: string) =>
+      new SessionCommandError("conflict", `the agent did not take the turn: ${message}`);
+    if (run.turnBusy && (delivery === "queue" || delivery === "steer")) {
+      // the running turn takes it (steer), or the driver starts it when that turn ends (queue)
+      if (delivery === "queue") run.queueTurn();
+      try {
+        await run.driver.sendTurn({ ...turn, delivery });
+      } catch (error) {
+        if (delivery === "queue") run.unqueueTurn();
+        throw commandErrorOf(error, refused);
+      }
+      return;
+    }
     run.beginTurn();
     try {
       if (record.title === undefined)
         await this.#store.updateSession(sessionId, { title: titleOf(input.text) });
-      await run.driver.sendTurn(input);
+      await run.driver.sendTurn(turn);
     } catch (error) {
       run.endTurn();
-      throw error instanceof SessionCommandError
-        ? error
-        : new SessionCommandError("conflict", `the agent did not take the turn: ${messageOf(error)}`);
+      throw commandErrorOf(error, refused);
     }
+  }
+
+  async configure(sessionId: string, settings: SessionSettings): Promise<SessionRecord> {
+    const record = await this.#record(sessionId);
+    const run = await this.#running(record);
+    try {
+      await run.driver.configure(settings);
+    } catch (error) {
+      throw commandErrorOf(error, (message) => new SessionCommandError("conflict", message));
+    }
+    // kept in the record, so that a resumed agent starts with them
+    const latest = (await this.#store.getSession(sessionId)) ?? record;
+    await this.#store.updateSession(sessionId, withSettings(latest, settings));
+    return (await this.#store.getSession(sessionId)) ?? record;
   }
 
   async respond(sessionId: string, requestId: string, response: RequestResponse): Promise<void> {
@@ -194,6 +225,7 @@ export class LocalSessions implements SessionCommands {
       ...this.#options.driverDefaults,
       ...(record.model === undefined ? {} : { model: record.model }),
       ...(resume === undefined ? {} : { resume }),
+      ...controlOptionsOf(record),
     };
     if (modelBaseUrl !== undefined) {
       options.modelBaseUrl = modelBaseUrl;

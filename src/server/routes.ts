@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { UnsupportedBody } from "../api/control-schemas.js";
 import {
   CreateSessionBody,
   EventStreamQuery,
@@ -90,7 +91,8 @@ export const turnRoute = apiRoute({
   method: "post",
   path: "/v1/sessions/{id}/turns",
   operationId: "startTurn",
-  summary: "Starts a turn; an exited session's agent is resumed natively first.",
+  summary:
+    "Starts a turn; an exited session's agent is resumed natively first. While a turn runs, `delivery` says whether to refuse (409), queue or steer.",
   security: BEARER,
   request: { params: SessionParams, body: { ...json(TurnBody, "The prompt."), required: true } },
   responses: {
@@ -99,6 +101,7 @@ export const turnRoute = apiRoute({
     ...COMMON_ERRORS,
     409: errorBody("A turn is already running, or the session cannot take turns."),
     413: errorBody("The body is too large."),
+    422: json(UnsupportedBody, "The agent cannot do what was asked (steer, an attachment kind), and why."),
     503: errorBody("The server is shutting down, or the agent cannot be resumed."),
   },
 });

@@ -1,15 +1,28 @@
 import type { CreateSessionBody } from "../api/schemas.js";
-import type { RequestResponse, TurnInput } from "../contracts/driver.js";
+import {
+  InvalidCommandError,
+  type RequestResponse,
+  type SessionSettings,
+  type TurnInput,
+  UnsupportedError,
+} from "../contracts/driver.js";
 import type { SessionRecord } from "../store/types.js";
 
 /** Why a command was refused; the server answers each with its HTTP status. */
-export type CommandErrorKind = "invalid" | "forbidden" | "not_found" | "conflict" | "unavailable";
+export type CommandErrorKind =
+  | "invalid"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "unsupported"
+  | "unavailable";
 
 export const COMMAND_ERROR_STATUS = {
   invalid: 400,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  unsupported: 422,
   unavailable: 503,
 } as const satisfies Record<CommandErrorKind, number>;
 
@@ -37,12 +50,26 @@ export class SessionCommandError extends Error {
 export interface SessionCommands {
   /** Starts an agent; resolves once its handshake is done (or failed: the stream then says why). */
   create(body: CreateSessionBody): Promise<SessionRecord>;
-  /** Starts a turn; resumes the agent natively first when the session has exited. */
+  /**
+   * Starts a turn; resumes the agent natively first when the session has exited. While one runs: `reject`
+   * (default) is a conflict, `queue` and `steer` go to the driver.
+   */
   turn(sessionId: string, input: TurnInput): Promise<void>;
+  /** Changes the model, mode or effort of the turns that follow; resolves with the updated record. */
+  configure(sessionId: string, settings: SessionSettings): Promise<SessionRecord>;
   respond(sessionId: string, requestId: string, response: RequestResponse): Promise<void>;
   interrupt(sessionId: string): Promise<void>;
   /** Stops the agent (its log stays); resolves once `session.exited` is stored. */
   stop(sessionId: string): Promise<SessionRecord>;
   /** Stops every agent this process runs; resolves once each one's `session.exited` is stored. */
   close(): Promise<void>;
+}
+
+/** A driver's refusal as a command error: unsupported (422), a bad value (400), or `fallback`. */
+export function commandErrorOf(error: unknown, fallback: (message: string) => SessionCommandError): Error {
+  if (error instanceof SessionCommandError) return error;
+  if (error instanceof UnsupportedError) return new SessionCommandError("unsupported", error.message);
+  if (error instanceof InvalidCommandError)
+    return new SessionCommandError("invalid", error.message, error.field);
+  return fallback(error instanceof Error ? error.message : String(error));
 }

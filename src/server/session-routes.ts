@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { turnInputOf } from "../api/control-schemas.js";
 import type { RequestResponse } from "../contracts/driver.js";
 import { ThreadProjector } from "../projection/reducer.js";
 import type { ThreadView } from "../projection/thread-view.js";
@@ -66,7 +67,7 @@ export function mountSessionRoutes(app: OpenAPIHono, options: SessionRoutesOptio
 
   app.openapi(turnRoute, async (c) => {
     const { id } = c.req.valid("param");
-    await commands.turn(id, c.req.valid("json"));
+    await commands.turn(id, turnInputOf(c.req.valid("json")));
     return c.json({ accepted: true as const }, 202);
   });
 

@@ -1,3 +1,4 @@
+import type { McpServerSpec } from "../contracts/commands.js";
 import type { SessionState } from "../contracts/enums.js";
 import type { RuntimeEvent } from "../contracts/events.js";
 
@@ -25,7 +26,14 @@ export interface SessionRecord {
    * What the provider needs to resume natively: the native thread/session id once known, and the session's own
    * state dir under `DATA/` (CODEX_HOME, Claude's config dir).
    */
-  native?: { resumeId?: string; stateDir?: string };
+  native?: {
+    resumeId?: string;
+    stateDir?: string;
+    /** The mode and effort the agent (re)starts with (the model is `model`). */
+    settings?: { mode?: string; effort?: string };
+    /** MCP servers given at creation, given again on a resume. */
+    mcpServers?: McpServerSpec[];
+  };
   state: SessionState;
   lastSequence: number;
   openRequests: number;

@@ -140,6 +140,8 @@ describe("RemoteSession", () => {
     await driver.interrupt();
     await driver.stop();
     expect(server?.requests.map((r) => `${r.method} ${r.path} ${r.body}`)).toEqual([
+      // start() reads the provider's capabilities from the server's catalog
+      "GET /v1/agents ",
       'POST /v1/sessions/ses_a%2Fb/turns {"text":"hi"}',
       'POST /v1/sessions/ses_a%2Fb/turns {"text":"again"}',
       "POST /v1/sessions/ses_a%2Fb/interrupt ",

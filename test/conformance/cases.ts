@@ -11,6 +11,7 @@ import { createClaudeDriver } from "../../src/providers/claude/driver.js";
 import { createCodexDriver } from "../../src/providers/codex/driver.js";
 import { createCodexSdkDriver } from "../../src/providers/codex-sdk/driver.js";
 import type { Concept, Support } from "./concepts.js";
+import type { ControlFacts } from "./control-concepts.js";
 
 export interface DriverCase {
   /** Column name in the README table. */
@@ -19,6 +20,8 @@ export interface DriverCase {
   support: Record<Concept, Support>;
   /** Mock model options for this driver's runs. */
   mock?: MockModelOptions;
+  /** A model and a mode the agent offers, for the command surface's rows. */
+  control: ControlFacts;
 }
 
 /**
@@ -67,7 +70,29 @@ const ALL: Record<Concept, Support> = {
   "model error": yes,
   "multi-turn": yes,
   interrupt: yes,
+  attachment: yes,
+  "set model": yes,
+  "set mode": yes,
+  steer: yes,
+  queue: yes,
+  "MCP tool call": yes,
 };
+
+const CODEX_CONTROL: ControlFacts = {
+  model: "gpt-5.6-luna",
+  requestModel: /^gpt-5\.6-luna$/,
+  mode: "plan",
+  modeEvidence: /`sandbox_mode` is `read-only`/,
+  asks: true,
+};
+const CLAUDE_CONTROL: ControlFacts = {
+  model: "haiku",
+  requestModel: /haiku/,
+  mode: "plan",
+  modeEvidence: /Plan mode is active|"permission_mode":"plan"/,
+  asks: true,
+};
+const ACP_NO_STEER = no("ACP v1 has no call that adds input to a running prompt (UnsupportedError)");
 
 const CODEX_LIMITS = {
   plan: no("codex 0.171.0 offers the model no update_plan tool"),
@@ -82,6 +107,7 @@ export const DRIVER_CASES: DriverCase[] = [
     name: "Codex app server",
     create: (options) => createCodexDriver({ ...options, ...drifted("@openai/codex/bin/codex.js") }),
     support: { ...ALL, ...CODEX_LIMITS },
+    control: CODEX_CONTROL,
   },
   {
     name: "Codex SDK (exec)",
@@ -106,7 +132,9 @@ export const DRIVER_CASES: DriverCase[] = [
       },
       question: no("exec has no channel for questions to the user"),
       subagent: no("exec 0.163 offers no subagent tool"),
+      steer: no("codex exec takes its input once per run (UnsupportedError)"),
     },
+    control: { ...CODEX_CONTROL, asks: false },
   },
   {
     name: "Claude SDK",
@@ -116,6 +144,7 @@ export const DRIVER_CASES: DriverCase[] = [
       ...ALL,
       "shell with approval": { supported: true, absent: { exitCode: CLAUDE_NO_EXIT_CODE } },
     },
+    control: CLAUDE_CONTROL,
   },
   {
     name: "ACP: claude-agent-acp",
@@ -131,7 +160,9 @@ export const DRIVER_CASES: DriverCase[] = [
       plan: no(
         "claude-agent-acp 0.101.0 offers the model no TodoWrite and no TaskCreate (not even among its deferred tools)",
       ),
+      steer: ACP_NO_STEER,
     },
+    control: CLAUDE_CONTROL,
   },
   {
     name: "ACP: codex-acp",
@@ -144,6 +175,12 @@ export const DRIVER_CASES: DriverCase[] = [
         note: "read-only mode asks for a command run outside the sandbox: the mock's call asks for that (require_escalated)",
       },
       plan: no("codex-acp 2.6.0 (codex 0.166.0) offers the model no update_plan tool"),
+      steer: ACP_NO_STEER,
+    },
+    control: {
+      ...CODEX_CONTROL,
+      mode: "full",
+      modeEvidence: /`sandbox_mode` is `danger-full-access`/,
     },
   },
   {
@@ -160,6 +197,18 @@ export const DRIVER_CASES: DriverCase[] = [
       subagent: no(
         "opencode 1.18.33 runs its task tool's subagent but reports only the task tool call over ACP: no child session, subagent_update or session_message",
       ),
+      "set mode": no("opencode 1.18.33 offers no session modes over ACP (UnsupportedError)"),
+      "MCP tool call": no(
+        "not shown yet: the server is given on session/new, but the mock's mcp scenario does not find the tool under the name opencode 1.18.33 offers it (to do)",
+      ),
+      steer: ACP_NO_STEER,
+    },
+    control: {
+      model: "mock/m2",
+      requestModel: /^m2$/,
+      mode: "plan",
+      modeEvidence: /$^/,
+      asks: true,
     },
   },
   {
@@ -177,6 +226,18 @@ export const DRIVER_CASES: DriverCase[] = [
       subagent: no(
         "copilot 1.0.102 runs its task tool's subagent but reports only the task tool call over ACP: no child session, subagent_update or session_message",
       ),
+      "set model": no("copilot 1.0.102 reports no models and no model option over ACP (UnsupportedError)"),
+      "MCP tool call": no(
+        "not shown yet: the server is given on session/new, but the mock's mcp scenario does not find the tool under the name copilot 1.0.102 offers it (to do)",
+      ),
+      steer: ACP_NO_STEER,
+    },
+    control: {
+      model: "unused",
+      requestModel: /$^/,
+      mode: "https://agentclientprotocol.com/protocol/session-modes#plan",
+      modeEvidence: /plan mode/i,
+      asks: true,
     },
   },
 ];

@@ -10,9 +10,10 @@ import {
   SHELL_MARKER_OUTPUT,
 } from "../../src/mock-model/index.js";
 import { verifyEvents } from "../../src/verify/index.js";
+import { CONTROL_CONCEPTS, type ControlConcept } from "./control-concepts.js";
 import { assistantDeltas, type ScenarioRun, type ScenarioScript } from "./harness.js";
 
-export const CONCEPTS = [
+export const BASE_CONCEPTS = [
   "text",
   "reasoning",
   "shell with approval",
@@ -24,7 +25,14 @@ export const CONCEPTS = [
   "multi-turn",
   "interrupt",
 ] as const;
+export type BaseConcept = (typeof BASE_CONCEPTS)[number];
+/** Every row of the table: the event model's concepts, then the command surface's (control-concepts.ts). */
+export const CONCEPTS = [...BASE_CONCEPTS, ...CONTROL_CONCEPTS] as const;
 export type Concept = (typeof CONCEPTS)[number];
+
+export function isControlConcept(concept: Concept): concept is ControlConcept {
+  return (CONTROL_CONCEPTS as readonly string[]).includes(concept);
+}
 
 /** What a provider can express: checked when supported, checked ABSENT (with the reason) when not. */
 export type Support =
@@ -39,7 +47,7 @@ export type Support =
     }
   | { supported: false; why: string };
 
-export const SCRIPTS: Record<Concept, ScenarioScript> = {
+export const SCRIPTS: Record<BaseConcept, ScenarioScript> = {
   text: { prompts: [SCENARIO_PROMPTS.text] },
   reasoning: { prompts: [SCENARIO_PROMPTS.reasoning] },
   "shell with approval": { prompts: [SCENARIO_PROMPTS.shell] },
@@ -93,7 +101,7 @@ export function sessionStates(run: ScenarioRun): string[] {
 const completedItems = (run: ScenarioRun, itemType: string) =>
   run.view.items.filter((item) => item.itemType === itemType && item.status !== "inProgress");
 
-export const CHECKS: Record<Concept, (run: ScenarioRun, support: Support) => void> = {
+export const CHECKS: Record<BaseConcept, (run: ScenarioRun, support: Support) => void> = {
   text(run) {
     expect(assistantDeltas(run.events)).toContain("mock final answer: text");
     expect(run.view.turns.map((t) => t.state)).toEqual(["completed"]);

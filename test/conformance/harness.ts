@@ -2,7 +2,13 @@ import { appendFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { DriverOptions, RequestResponse, RuntimeDriver } from "../../src/contracts/driver.js";
+import type {
+  DriverOptions,
+  RequestResponse,
+  RuntimeDriver,
+  SessionSettings,
+  TurnAttachment,
+} from "../../src/contracts/driver.js";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { projectEvents } from "../../src/projection/reducer.js";
 import type { ThreadView } from "../../src/projection/thread-view.js";
@@ -14,6 +20,12 @@ export interface ScenarioRun {
   cwd: string;
   /** Errors the driver API itself raised (start, sendTurn, respond). */
   apiErrors: string[];
+  /** What `whileRunning` threw (an UnsupportedError where the provider cannot), if it threw. */
+  whileRunningError?: unknown;
+  /** What `configure` threw (an UnsupportedError where the provider cannot change the setting), if it threw. */
+  configureError?: unknown;
+  /** The driver's capabilities after start. */
+  capabilities?: RuntimeDriver["capabilities"];
 }
 
 export interface ScenarioScript {
@@ -21,6 +33,19 @@ export interface ScenarioScript {
   /** Interrupt the first turn once it has streamed some assistant text. */
   interruptAfterFirstDelta?: boolean;
   decision?: RequestResponse["decision"];
+  /** Options the driver is created with beyond cwd and model (e.g. MCP servers). */
+  driverOptions?: Partial<DriverOptions>;
+  /** Settings applied after start, before the first prompt (`configure`). */
+  configure?: SessionSettings;
+  /** Attachments sent with the first prompt. */
+  attachments?: TurnAttachment[];
+  /**
+   * Called once while the first turn runs: at its first request (which is answered only after it), its first
+   * command, or else its first assistant delta. What it throws is kept in `whileRunningError`.
+   */
+  whileRunning?: (driver: RuntimeDriver, cwd: string) => Promise<void>;
+  /** How many turns to wait for after the prompts (default one per prompt): turns `whileRunning` queued. */
+  extraTurns?: number;
 }
 
 const TURN_END = new Set(["turn.completed", "turn.aborted", "session.exited"]);
@@ -48,12 +73,22 @@ export async function runScenario(
 ): Promise<ScenarioRun> {
   const cwd = await mkdtemp(join(tmpdir(), "pr-conformance-"));
   scenarioDirs.add(cwd);
-  const driver = await create({ cwd, modelBaseUrl });
+  const driver = await create({ cwd, modelBaseUrl, ...script.driverOptions });
   const events: RuntimeEvent[] = [];
   const apiErrors: string[] = [];
   const questions = new Map<string, unknown>();
   let wake: (() => void) | undefined;
   let interrupted = false;
+  let whileRunningError: unknown;
+  let configureError: unknown;
+  let held: Promise<void> | undefined;
+  const holdOnce = () => {
+    if (held !== undefined || script.whileRunning === undefined) return held ?? Promise.resolve();
+    held = script.whileRunning(driver, cwd).catch((error: unknown) => {
+      whileRunningError = error;
+    });
+    return held;
+  };
   const reading = (async () => {
     for await (const event of driver.events) {
       events.push(event);
@@ -61,17 +96,22 @@ export async function runScenario(
         questions.set(event.requestId, event.payload.questions);
       if (event.type === "request.opened" && event.requestId) {
         const requestId = event.requestId;
-        setImmediate(() => {
-          const answers = questions.has(requestId) ? answerUserInput(questions.get(requestId)) : undefined;
-          const response: RequestResponse = {
-            decision: script.decision ?? "accept",
-            ...(answers ? { answers } : {}),
-          };
-          driver
-            .respond(requestId, response)
-            .catch((error: unknown) => apiErrors.push(`respond: ${String(error)}`));
-        });
+        const hold = holdOnce();
+        void hold.then(() =>
+          setImmediate(() => {
+            const answers = questions.has(requestId) ? answerUserInput(questions.get(requestId)) : undefined;
+            const response: RequestResponse = {
+              decision: script.decision ?? "accept",
+              ...(answers ? { answers } : {}),
+            };
+            driver
+              .respond(requestId, response)
+              .catch((error: unknown) => apiErrors.push(`respond: ${String(error)}`));
+          }),
+        );
       }
+      if (event.type === "content.delta" && event.payload.streamKind === "assistant_text") void holdOnce();
+      if (event.type === "item.started" && event.payload.itemType === "command_execution") void holdOnce();
       if (script.interruptAfterFirstDelta && !interrupted && event.type === "content.delta") {
         interrupted = true;
         driver.interrupt().catch((error: unknown) => apiErrors.push(`interrupt: ${String(error)}`));
@@ -92,10 +132,28 @@ export async function runScenario(
   };
   try {
     await driver.start();
-    for (const prompt of script.prompts) {
+    if (script.configure !== undefined)
+      await driver.configure(script.configure).catch((error: unknown) => {
+        configureError = error;
+      });
+    for (const [index, prompt] of script.prompts.entries()) {
       const from = events.length;
-      await driver.sendTurn({ text: prompt });
+      const attachments = index === 0 ? script.attachments : undefined;
+      await driver.sendTurn({ text: prompt, ...(attachments === undefined ? {} : { attachments }) });
       await waitForTurnEnd(from);
+    }
+    for (let extra = 0; extra < (script.extraTurns ?? 0); extra++) {
+      await held;
+      const ends = () =>
+        events.filter((e) => e.type === "turn.completed" || e.type === "turn.aborted").length;
+      const want = script.prompts.length + extra + 1;
+      while (ends() < want && !events.some((e) => e.type === "session.exited")) {
+        if (Date.now() > deadline) throw new Error(`scenario timed out after ${timeoutMs} ms`);
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 200);
+        });
+      }
     }
   } catch (error) {
     apiErrors.push(String(error));
@@ -109,7 +167,15 @@ export async function runScenario(
       `${events.map((event) => JSON.stringify({ type: event.type, payload: event.payload, raw: event.raw })).join("\n")}\n`,
     );
   }
-  return { events, view: projectEvents(events), cwd, apiErrors };
+  return {
+    events,
+    view: projectEvents(events),
+    cwd,
+    apiErrors,
+    capabilities: driver.capabilities,
+    ...(whileRunningError === undefined ? {} : { whileRunningError }),
+    ...(configureError === undefined ? {} : { configureError }),
+  };
 }
 
 export const assistantDeltas = (events: readonly RuntimeEvent[]) =>

@@ -4,7 +4,7 @@ import { RemoteClient, type RemoteDriverOptions } from "../../src/client/index.j
 import type { DriverProvider } from "../../src/contracts/driver.js";
 import { ServeProcess } from "../server/support/serve-process.js";
 import { DRIVER_CASES } from "./cases.js";
-import { CHECKS, type Concept, checkCommonRules, SCRIPTS } from "./concepts.js";
+import { type BaseConcept, CHECKS, checkCommonRules, SCRIPTS } from "./concepts.js";
 import { removeScenarioDirs, runScenario } from "./harness.js";
 
 /**
@@ -21,7 +21,7 @@ interface RemoteCase {
 }
 
 const TOKEN = "test-token-0123456789";
-const CONCEPT: Concept = "shell with approval";
+const CONCEPT: BaseConcept = "shell with approval";
 const REMOTE_CASES: RemoteCase[] = [
   { name: "Codex app server", provider: "codex" },
   { name: "Codex SDK (exec)", provider: "codex-sdk" },

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
 import type { DriverCase } from "./cases.js";
-import { CHECKS, CONCEPTS, checkCommonRules, SCRIPTS } from "./concepts.js";
+import { CHECKS, CONCEPTS, checkCommonRules, isControlConcept, SCRIPTS } from "./concepts.js";
+import { CONTROL_CHECKS, controlScript } from "./control-concepts.js";
 import { removeScenarioDirs, runScenario } from "./harness.js";
 
 /** Every concept of the §7 table through one real driver, against the mock model. */
@@ -19,9 +20,19 @@ export function defineConformanceSuite(driverCase: DriverCase): void {
       const support = driverCase.support[concept];
       const label = support.supported ? concept : `${concept} (not expressible: ${support.why})`;
       it(label, async () => {
-        const run = await runScenario(driverCase.create, mock.baseUrl, SCRIPTS[concept]);
+        const before = mock.requests.length;
+        const script = isControlConcept(concept)
+          ? controlScript(concept, driverCase.control)
+          : SCRIPTS[concept];
+        const run = await runScenario(driverCase.create, mock.baseUrl, script);
         checkCommonRules(run);
-        CHECKS[concept](run, support);
+        if (!isControlConcept(concept)) CHECKS[concept](run, support);
+        else
+          CONTROL_CHECKS[concept](
+            { ...run, requests: mock.requests.slice(before) },
+            support,
+            driverCase.control,
+          );
       });
     }
   });

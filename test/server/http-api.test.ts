@@ -371,6 +371,8 @@ describe("GET /v1/openapi.json", () => {
         "GET /v1/sessions/{id}/events",
         "GET /v1/sessions/{id}/events/stream",
         "POST /v1/sessions/{id}/events/tickets",
+        "GET /v1/agents",
+        "PATCH /v1/sessions/{id}",
       ].sort(),
     );
     expect(body.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });

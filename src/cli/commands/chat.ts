@@ -1,6 +1,8 @@
+import type { TurnAttachment, TurnInput } from "../../contracts/driver.js";
 import { DRIVER_PROVIDERS } from "../../drivers/index.js";
 import { parseCommandArgs } from "../args.js";
 import { planSession, SESSION_FLAGS, SESSION_HELP } from "../session/agent-session.js";
+import { attachmentFor, CHAT_COMMANDS_HELP, offered, parseChatLine } from "../session/chat-commands.js";
 import { LiveSession } from "../session/live-session.js";
 import { SIGNAL_EXIT_CODES } from "../session/stop-signals.js";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "../usage.js";
@@ -12,7 +14,7 @@ An interactive multi-turn session on a terminal: type a prompt, watch the timeli
   /interrupt             stop the running turn
   /quit                  end the session (exit 0); Ctrl-D at the prompt too
   Ctrl-C                 interrupts a running turn; twice in a row quits (exit 130)
-${SESSION_HELP}`;
+${CHAT_COMMANDS_HELP}${SESSION_HELP}`;
 
 const PROMPT = "you> ";
 
@@ -49,6 +51,10 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
 class Chat {
   readonly #live: LiveSession;
   #running = false;
+  /** Turns queued behind the running one (`>> TEXT`): the session stays busy through them. */
+  #queued = 0;
+  /** Attachments for the next prompt (`/attach PATH`). */
+  #attachments: TurnAttachment[] = [];
   /** Ctrl-Cs in a row, with no line typed in between. */
   #ctrlC = 0;
   #quitting = false;
@@ -60,9 +66,14 @@ class Chat {
   constructor(live: LiveSession) {
     this.#live = live;
     live.onEvent((event) => {
-      if (event.type !== "turn.completed") return;
-      this.#running = false;
+      if (event.type === "turn.started") this.#running = true;
+      if (event.type !== "turn.completed" && event.type !== "turn.aborted") return;
       live.printer.flush();
+      if (this.#queued > 0) {
+        this.#queued -= 1;
+        return;
+      }
+      this.#running = false;
       this.#prompt();
     });
     void live.ended.then(() => {
@@ -79,7 +90,10 @@ class Chat {
       if (this.#live.stopSignal === undefined) this.#say(`could not start the session: ${messageOf(error)}`);
       return EXIT_FAILURE;
     }
-    this.#say("type a prompt; /interrupt stops a turn, /quit ends the session");
+    this.#say(
+      "type a prompt; /model, /mode, /attach PATH; while a turn runs, typing steers it and >> TEXT queues; " +
+        "/interrupt stops a turn, /quit ends the session",
+    );
     this.#prompt();
     return this.#done;
   }
@@ -93,16 +107,78 @@ class Chat {
       if (this.#running) this.#interrupt();
       else this.#say("no turn is running");
       this.#prompt();
+    } else {
+      this.#command(input);
+    }
+  }
+
+  /** The command surface's lines: settings, attachments, and steering or queueing while a turn runs. */
+  #command(input: string): void {
+    const parsed = parseChatLine(input);
+    const driver = this.#live.driver;
+    if (parsed.kind === "model" || parsed.kind === "mode") {
+      const what = parsed.kind;
+      if (parsed.name === undefined) {
+        this.#say(offered(driver, what));
+        this.#prompt();
+        return;
+      }
+      const name = parsed.name;
+      driver
+        .configure(what === "model" ? { model: name } : { mode: name })
+        .then(
+          () => this.#say(`${what}: ${name} (from the next turn on)`),
+          (error: unknown) => this.#say(`could not change the ${what}: ${messageOf(error)}`),
+        )
+        .finally(() => this.#prompt());
+    } else if (parsed.kind === "attach") {
+      if (parsed.path === undefined) this.#say("usage: /attach PATH");
+      else {
+        const attachment = attachmentFor(parsed.path, process.cwd());
+        this.#attachments.push(attachment);
+        this.#say(
+          `attached ${"path" in attachment ? attachment.path : "data"} (${attachment.type}) to the next prompt`,
+        );
+      }
+      this.#prompt();
+    } else if (parsed.kind === "queue" && this.#running) {
+      if (parsed.text.length === 0) {
+        this.#say("usage: >> TEXT");
+        return;
+      }
+      this.#queued += 1;
+      driver.sendTurn(this.#input(parsed.text, "queue")).then(
+        () => this.#say("queued: it starts when this turn ends"),
+        (error: unknown) => {
+          this.#queued -= 1;
+          this.#say(`could not queue the turn: ${messageOf(error)}`);
+        },
+      );
     } else if (input.startsWith("/")) {
-      this.#say(`unknown command ${input}: /interrupt or /quit`);
+      this.#say(`unknown command ${input}: /model, /mode, /attach, /interrupt or /quit`);
       this.#prompt();
     } else if (this.#running) {
-      this.#say("a turn is running: wait for it, or /interrupt");
+      driver.sendTurn(this.#input(input, "steer")).then(
+        () => this.#say("steered: the running turn takes it"),
+        (error: unknown) =>
+          this.#say(`could not steer the turn: ${messageOf(error)} (>> TEXT queues it instead)`),
+      );
     } else if (input.length === 0) {
       this.#prompt();
     } else {
-      this.#send(input);
+      this.#send(parsed.kind === "queue" ? parsed.text : input);
     }
+  }
+
+  /** The turn input of a line, with the attachments given so far (they go with it, once). */
+  #input(text: string, delivery?: TurnInput["delivery"]): TurnInput {
+    const attachments = this.#attachments;
+    this.#attachments = [];
+    return {
+      text,
+      ...(attachments.length === 0 ? {} : { attachments }),
+      ...(delivery === undefined ? {} : { delivery }),
+    };
   }
 
   ctrlC(atPrompt: boolean): void {
@@ -122,7 +198,7 @@ class Chat {
 
   #send(text: string): void {
     this.#running = true;
-    this.#live.driver.sendTurn({ text }).catch((error: unknown) => {
+    this.#live.driver.sendTurn(this.#input(text)).catch((error: unknown) => {
       this.#say(`could not start the turn: ${messageOf(error)}`);
       this.#running = false;
       this.#prompt();

@@ -7,6 +7,7 @@ import { elicitationResult } from "./elicitation-answers.js";
 import type { AcpMapper } from "./mapper.js";
 import { outcomeForDecision } from "./permission-options.js";
 import type { AcpProfile } from "./profile.js";
+import { type AcpContentBlock, type AcpSessionOffer, acpMcpServers, offerOf } from "./session-offer.js";
 import { ACP_ERROR } from "./wire.js";
 import { tappedAgentStream } from "./wire-tap.js";
 
@@ -26,6 +27,8 @@ export class AcpConnection {
   readonly #connection: ClientConnection;
   readonly #profile: AcpProfile;
   #nativeSessionId: string | undefined;
+  /** What the agent offered at the handshake: prompt content kinds, modes, models, config options. */
+  offer: AcpSessionOffer = offerOf(undefined, undefined);
   #lastWrite: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -129,19 +132,20 @@ export class AcpConnection {
     if (this.#profile.name === "cursor" && authMethods.includes("cursor_login")) {
       await agent.request("authenticate", { methodId: "cursor_login" });
     }
-    const open = async (): Promise<{ sessionId: string; modes: unknown }> => {
+    const mcpServers = acpMcpServers(options.mcpServers) as import("@agentclientprotocol/sdk").McpServer[];
+    const open = async (): Promise<{ sessionId: string; modes: unknown; session: unknown }> => {
       if (options.resume !== undefined) {
         const loaded = await agent.request("session/load", {
           sessionId: options.resume,
           cwd: options.cwd,
-          mcpServers: [],
+          mcpServers,
         });
-        return { sessionId: options.resume, modes: loaded?.modes };
+        return { sessionId: options.resume, modes: loaded?.modes, session: loaded };
       }
-      const created = await agent.request("session/new", { cwd: options.cwd, mcpServers: [] });
-      return { sessionId: created.sessionId, modes: created.modes };
+      const created = await agent.request("session/new", { cwd: options.cwd, mcpServers });
+      return { sessionId: created.sessionId, modes: created.modes, session: created };
     };
-    let opened: { sessionId: string; modes: unknown };
+    let opened: { sessionId: string; modes: unknown; session: unknown };
     try {
       opened = await open();
     } catch (error) {
@@ -150,19 +154,36 @@ export class AcpConnection {
       opened = await open();
     }
     this.#nativeSessionId = opened.sessionId;
+    this.offer = offerOf(init, opened.session);
     if (sessionMode !== undefined && needsModeChange(opened.modes, sessionMode)) {
       await agent.request("session/set_mode", { sessionId: opened.sessionId, modeId: sessionMode });
+      this.offer.currentModeId = sessionMode;
     }
   }
 
-  /** Sends the prompt; the answer (stopReason) arrives through the tap and ends the turn. */
-  prompt(text: string): void {
+  /** `session/set_mode`. */
+  async setMode(modeId: string): Promise<void> {
     const sessionId = this.#requireSession();
-    this.#connection.agent
-      .request("session/prompt", { sessionId, prompt: [{ type: "text", text }] })
-      .catch(() => {
-        // An error answer is mapped from the wire (runtime.error + failed turn); a closed connection by the driver.
-      });
+    await this.#connection.agent.request("session/set_mode", { sessionId, modeId });
+    this.offer.currentModeId = modeId;
+  }
+
+  /** `session/set_config_option` of a select option (the model, the thought level). */
+  async setConfigOption(configId: string, value: string): Promise<void> {
+    const sessionId = this.#requireSession();
+    await this.#connection.agent.request("session/set_config_option", {
+      sessionId,
+      configId,
+      value,
+    } as never);
+  }
+
+  /** Sends the prompt (text, images, resources); the answer (stopReason) arrives through the tap and ends the turn. */
+  prompt(content: readonly AcpContentBlock[]): void {
+    const sessionId = this.#requireSession();
+    this.#connection.agent.request("session/prompt", { sessionId, prompt: content as never }).catch(() => {
+      // An error answer is mapped from the wire (runtime.error + failed turn); a closed connection by the driver.
+    });
   }
 
   /**

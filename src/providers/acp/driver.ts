@@ -1,26 +1,34 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
+  type DriverCapabilities,
   type DriverOptions,
   type DriverProvider,
+  InvalidCommandError,
   type RequestResponse,
   type RuntimeDriver,
+  type SessionSettings,
   type TurnInput,
   UnknownRequestError,
 } from "../../contracts/driver.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { acpAgentCredentials, agentEnv } from "../../drivers/agent-env.js";
 import { AGENT_PACKAGES, importAgentSdk } from "../../drivers/agent-programs.js";
+import { resolveAttachments } from "../../drivers/attachments.js";
 import { AwaitedCalls } from "../../drivers/awaited-calls.js";
+import { capabilitiesOf, STEER_UNSUPPORTED } from "../../drivers/capabilities.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { checkedNiceness, findProgram } from "../../drivers/process-guard.js";
+import { checkSettings, emitConfigured } from "../../drivers/settings.js";
 import { OwnedDir } from "../../drivers/temp-dirs.js";
+import { TurnDelivery } from "../../drivers/turn-delivery.js";
 import { raw } from "../../kit/event-builder.js";
 import { knownAcpAgentIn, OWNED_STATE_DIR_ENV, SESSION_MODE_ENV } from "./agent-commands.js";
 import { AgentProcess } from "./agent-process.js";
 import { AcpConnection } from "./connection.js";
 import { AcpMapper } from "./mapper.js";
 import { type AcpProfile, CURSOR_PROFILE, GENERIC_PROFILE } from "./profile.js";
+import { acpPromptContent } from "./session-offer.js";
 
 export const CURSOR_AGENT_COMMAND = ["agent", "acp"] as const;
 
@@ -43,6 +51,7 @@ interface PendingAnswer {
 class AcpDriver implements RuntimeDriver {
   readonly sessionId: string;
   readonly events: AsyncIterable<RuntimeEvent>;
+  readonly #delivery: TurnDelivery;
   readonly #session: DriverSession;
   readonly #mapper: AcpMapper;
   readonly #pending = new Map<string, PendingAnswer>();
@@ -77,6 +86,31 @@ class AcpDriver implements RuntimeDriver {
       awaitedCalls: new AwaitedCalls(["session/prompt"]),
     });
     this.events = this.#session.channel;
+    this.#delivery = new TurnDelivery(this.#session, {
+      provider,
+      start: (input) => this.#prompt(input),
+      steerUnsupported: STEER_UNSUPPORTED[provider],
+    });
+  }
+
+  /**
+   * The protocol's allowance, narrowed by the agent's answers once started: the prompt content it takes, its
+   * modes, its model and thought-level options.
+   */
+  get capabilities(): DriverCapabilities {
+    const capabilities = capabilitiesOf(this.provider);
+    const offer = this.#connection?.offer;
+    if (offer === undefined) return capabilities;
+    capabilities.attachments = [
+      ...(offer.image ? (["image"] as const) : []),
+      ...(offer.embeddedContext ? (["file"] as const) : []),
+    ];
+    capabilities.setMode = offer.modes.length > 0;
+    if (offer.modes.length > 0) capabilities.modes = offer.modes;
+    capabilities.setModel = offer.modelOption !== undefined;
+    if (offer.modelOption !== undefined) capabilities.models = offer.modelOption.models;
+    capabilities.effort = offer.effortOption !== undefined;
+    return capabilities;
   }
 
   async start(): Promise<void> {
@@ -153,7 +187,38 @@ class AcpDriver implements RuntimeDriver {
   }
 
   async sendTurn(input: TurnInput): Promise<void> {
-    this.#requireConnection().prompt(input.text);
+    this.#requireConnection();
+    await this.#delivery.send(input);
+  }
+
+  /** `session/set_mode`, and `session/set_config_option` for the model and the thought level. */
+  async configure(settings: SessionSettings): Promise<void> {
+    const connection = this.#requireConnection();
+    const { offer } = connection;
+    const checked = checkSettings(this.provider, this.capabilities, settings, {
+      model: "the agent offers no model option (session/new returned no config option of category model)",
+      mode: "the agent offers no session modes",
+      effort: "the agent offers no thought_level config option",
+    });
+    const effortValues = offer.effortOption?.values ?? [];
+    if (checked.effort !== undefined && !effortValues.includes(checked.effort))
+      throw new InvalidCommandError("effort", `the agent offers ${effortValues.join(", ")}`);
+    if (checked.mode !== undefined) await connection.setMode(checked.mode.id);
+    if (checked.model !== undefined && offer.modelOption !== undefined)
+      await connection.setConfigOption(offer.modelOption.id, checked.model);
+    if (checked.effort !== undefined && offer.effortOption !== undefined)
+      await connection.setConfigOption(offer.effortOption.id, checked.effort);
+    emitConfigured(this.#session, checked);
+  }
+
+  async #prompt(input: TurnInput): Promise<void> {
+    const connection = this.#requireConnection();
+    const attachments = await resolveAttachments(input, {
+      provider: this.provider,
+      cwd: this.options.cwd,
+      supported: this.capabilities.attachments,
+    });
+    connection.prompt(acpPromptContent(input.text, attachments));
   }
 
   async respond(requestId: string, response: RequestResponse): Promise<void> {

@@ -11,6 +11,9 @@ import { makePrivateSubdir, writePrivateFile } from "../../drivers/temp-dirs.js"
 
 /** The model name the agents ask the model server for (the mock answers any). */
 const MOCK_MODEL = "claude-sonnet-4-5";
+const MOCK_SECOND_MODEL = "claude-haiku-4-5";
+/** Without them OpenCode drops a prompt's images before the model request. */
+const MODALITIES = { input: ["text", "image"], output: ["text"] };
 const MOCK_KEY = "mock-key";
 
 export function opencodeCommand(): string[] {
@@ -39,7 +42,23 @@ export function opencodeConfig(modelBaseUrl: string): Record<string, unknown> {
         npm: "@ai-sdk/anthropic",
         name: "Mock",
         options: { baseURL: `${modelBaseUrl.replace(/\/+$/, "")}/v1`, apiKey: MOCK_KEY },
-        models: { m: { name: MOCK_MODEL, tool_call: true, limit: { context: 200_000, output: 8_192 } } },
+        models: {
+          m: {
+            name: MOCK_MODEL,
+            tool_call: true,
+            attachment: true,
+            modalities: MODALITIES,
+            limit: { context: 200_000, output: 8_192 },
+          },
+          // a second model, so that a host's model change has somewhere to go that the mock serves
+          m2: {
+            name: MOCK_SECOND_MODEL,
+            tool_call: true,
+            attachment: true,
+            modalities: MODALITIES,
+            limit: { context: 200_000, output: 8_192 },
+          },
+        },
       },
     },
   };

@@ -4,6 +4,7 @@ import type { RuntimeEvent } from "../../contracts/events.js";
 import type { EventBuilder } from "../../kit/event-builder.js";
 import { arr, isObject, type JsonObject, own, str } from "../../kit/guards.js";
 import { itemPayload } from "../../kit/item-payload.js";
+import { splitMcpToolName } from "../../kit/mcp-tool-name.js";
 import { providerEvent } from "../../kit/warnings.js";
 import type { AcpSessionState, ToolState } from "./session-state.js";
 import { mcpInvocation, toolView } from "./tool-details.js";
@@ -29,15 +30,20 @@ export function itemTypeOfToolKind(kind: unknown): CanonicalItemType {
 }
 
 /**
- * The item type of a tool call's first record: by ToolKind; a call of no particular kind whose input is an MCP
- * invocation (`{server, tool, arguments}`, as codex-acp forwards Codex's) is an MCP call. Titles are not parsed.
+ * The item type of a tool call's first record: by ToolKind; a call whose input is an MCP invocation
+ * (`{server, tool, arguments}`, as codex-acp forwards Codex's, of kind `other` or, from codex-acp 2.6, `execute`)
+ * or whose Claude tool name is `mcp__<server>__<tool>` (claude-agent-acp's `_meta.claudeCode.toolName`) is an MCP
+ * call. Titles are not parsed.
  */
 function itemTypeOfToolCall(update: JsonObject): CanonicalItemType {
   const itemType = itemTypeOfToolKind(update.kind);
   const kind = str(update.kind);
-  if ((kind === undefined || kind === "other") && mcpInvocation(update.rawInput) !== undefined) {
-    return "mcp_tool_call";
-  }
+  const mcpKind = kind === undefined || kind === "other" || kind === "execute";
+  if (mcpKind && mcpInvocation(update.rawInput) !== undefined) return "mcp_tool_call";
+  const meta =
+    isObject(update._meta) && isObject(update._meta.claudeCode) ? update._meta.claudeCode : undefined;
+  const toolName = str(meta?.toolName);
+  if (toolName !== undefined && splitMcpToolName(toolName) !== undefined) return "mcp_tool_call";
   return itemType;
 }
 

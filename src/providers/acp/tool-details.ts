@@ -7,6 +7,7 @@ import type {
   ItemDetails,
 } from "../../contracts/item-details.js";
 import { arr, int, isObject, type JsonObject, own, str } from "../../kit/guards.js";
+import { splitMcpToolName } from "../../kit/mcp-tool-name.js";
 import { unwrapShellCommand } from "../../kit/shell-command.js";
 import { unifiedDiff } from "../../kit/unified-diff.js";
 import { durationMsOf, fileChangesPatch } from "../codex-eventmsg/details.js";
@@ -196,7 +197,17 @@ export function mcpInvocation(
 }
 
 function mcpDetails(facts: ToolFacts): ItemDetails | undefined {
-  const invocation = mcpInvocation(facts.rawInput);
+  const named = facts.metaToolName === undefined ? undefined : splitMcpToolName(facts.metaToolName);
+  // claude-agent-acp: the server and tool from Claude's tool name, the input is the tool's own arguments
+  const invocation =
+    mcpInvocation(facts.rawInput) ??
+    (named === undefined
+      ? undefined
+      : {
+          ...named,
+          arguments:
+            isObject(facts.rawInput) && Object.keys(facts.rawInput).length > 0 ? facts.rawInput : undefined,
+        });
   if (invocation === undefined) return undefined;
   return {
     server: invocation.server,

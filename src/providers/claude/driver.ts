@@ -10,21 +10,27 @@ import type {
   SpawnOptions,
 } from "@anthropic-ai/claude-agent-sdk";
 import {
+  type DriverCapabilities,
   type RequestResponse,
   type RuntimeDriver,
+  type SessionSettings,
   type TurnInput,
   UnknownRequestError,
 } from "../../contracts/driver.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { agentEnv } from "../../drivers/agent-env.js";
 import { AGENT_PACKAGES, importAgentSdk } from "../../drivers/agent-programs.js";
+import { resolveAttachments } from "../../drivers/attachments.js";
+import { capabilitiesOf } from "../../drivers/capabilities.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { claudeModelEnv } from "../../drivers/model-config.js";
 import { checkedNiceness, HOST_KILL_AFTER_MS, spawnGuarded } from "../../drivers/process-guard.js";
 import type { ClaudeDriverOptions } from "../../drivers/provider-options.js";
+import { emitConfigured } from "../../drivers/settings.js";
 import { makePrivateDir, makePrivateSubdir, OwnedDir } from "../../drivers/temp-dirs.js";
-import { raw } from "../../kit/event-builder.js";
+import { TurnDelivery } from "../../drivers/turn-delivery.js";
 import { ClaudeSdkMapper } from "./claude-mapper.js";
+import { claudeContent, claudeMcpServers } from "./command-surface.js";
 import {
   cancelAnswer,
   type PendingPermission,
@@ -40,6 +46,7 @@ import {
   type PermissionDecisionRecord,
   type PermissionRequestRecord,
 } from "./records.js";
+import { ClaudeSettings, runsAsRoot, warnSandboxAssumed } from "./settings.js";
 
 export type { ClaudeDriverOptions };
 
@@ -67,6 +74,9 @@ class ClaudeDriver implements RuntimeDriver {
   readonly provider = "claude" as const;
   readonly sessionId: string;
   readonly events: AsyncIterable<RuntimeEvent>;
+  readonly capabilities: DriverCapabilities = capabilitiesOf("claude");
+  readonly #delivery: TurnDelivery;
+  readonly #settings = new ClaudeSettings(this.capabilities);
   readonly #options: ClaudeDriverOptions;
   readonly #mapper: ClaudeSdkMapper;
   readonly #session: DriverSession;
@@ -93,6 +103,12 @@ class ClaudeDriver implements RuntimeDriver {
     this.#nativeSessionId = options.resume ?? randomUUID();
     this.#session = new DriverSession(this.#mapper, options);
     this.events = this.#session.channel;
+    // Claude Code reads a message pushed while a turn runs into that turn, at its next step.
+    this.#delivery = new TurnDelivery(this.#session, {
+      provider: this.provider,
+      start: (input) => this.#push(input),
+      steer: (input) => this.#push(input),
+    });
   }
 
   async start(): Promise<void> {
@@ -111,19 +127,40 @@ class ClaudeDriver implements RuntimeDriver {
         this.#options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
         "Claude Code did not complete its initialization",
       );
+      await this.#settings.readModels(this.#query);
     } catch (error) {
       await this.#fail(`could not start Claude Code: ${messageOf(error)}`);
       throw error;
     }
   }
 
-  /** Pushes the prompt into the session's input stream; Claude queues it if a turn is running. */
+  /** Pushes the prompt into the session's input stream (see TurnDelivery for `queue` and `steer`). */
   async sendTurn(input: TurnInput): Promise<void> {
     if (this.#query === undefined) throw new Error("claude driver: call start() first");
     if (this.#session.ended || this.#prompts.ended) throw new Error("claude driver: the session has ended");
+    await this.#delivery.send(input);
+  }
+
+  /** `setModel`, `setPermissionMode` and the effort level (`applyFlagSettings`), for the turns that follow. */
+  async configure(settings: SessionSettings): Promise<void> {
+    const query = this.#query;
+    if (query === undefined) throw new Error("claude driver: call start() first");
+    emitConfigured(this.#session, await this.#settings.apply(query, settings));
+  }
+
+  async #push(input: TurnInput): Promise<void> {
+    const attachments = await resolveAttachments(input, {
+      provider: this.provider,
+      cwd: this.#options.cwd,
+      supported: this.capabilities.attachments,
+    });
+    if (this.#session.ended || this.#prompts.ended) throw new Error("claude driver: the session has ended");
     const message: SDKUserMessage = {
       type: "user",
-      message: { role: "user", content: input.text },
+      message: {
+        role: "user",
+        content: claudeContent(input.text, attachments) as SDKUserMessage["message"]["content"],
+      },
       parent_tool_use_id: null,
       uuid: randomUUID(),
       session_id: this.#mapper.state.providerSessionId ?? this.#nativeSessionId,
@@ -191,10 +228,10 @@ class ClaudeDriver implements RuntimeDriver {
       own.TMPDIR = await makePrivateSubdir(join(ownDir, "tmp"));
     }
     if (maxRetries !== undefined) own.CLAUDE_CODE_MAX_RETRIES = String(maxRetries);
-    const permissionMode = options.permissionMode ?? "default";
+    const permissionMode = options.permissionMode ?? this.#settings.startMode(options.mode) ?? "default";
     if (permissionMode === "bypassPermissions" && runsAsRoot()) {
       own.IS_SANDBOX = "1";
-      this.#warnSandboxAssumed();
+      warnSandboxAssumed(this.#session);
     }
     const env = agentEnv({ credentials: "claude", mock: mock !== undefined, own, extra: options.env });
     const executable = options.executablePath ?? options.pathToClaudeCodeExecutable;
@@ -218,30 +255,17 @@ class ClaudeDriver implements RuntimeDriver {
       stderr: (data) => this.#keepStderr(data),
       spawnClaudeCodeProcess: (spawnOptions) => this.#spawnClaudeCode(spawnOptions),
       ...(model === undefined ? {} : { model }),
+      ...(options.mcpServers === undefined || options.mcpServers.length === 0
+        ? {}
+        : {
+            mcpServers: claudeMcpServers(options.mcpServers) as NonNullable<Options["mcpServers"]>,
+            // over stdin, never on the command line where every local user can read their env and headers
+            mcpServersDelivery: "initialize" as const,
+          }),
       // The session id is ours to choose, so the host's first prompt already names the thread it opens.
       ...(options.resume === undefined ? { sessionId: this.#nativeSessionId } : { resume: options.resume }),
       ...(executable === undefined ? {} : { pathToClaudeCodeExecutable: executable }),
     };
-  }
-
-  /**
-   * Claude Code exits at once when asked to bypass permissions as root ("--dangerously-skip-permissions cannot
-   * be used with root/sudo privileges") unless `IS_SANDBOX=1` says the machine is a deliberate sandbox. The host
-   * asked for the mode; the driver sets the variable, and says so.
-   */
-  #warnSandboxAssumed(): void {
-    this.#session.emitOwn((builder) =>
-      builder.emit(
-        "runtime.warning",
-        {
-          message:
-            "bypassPermissions as root: IS_SANDBOX=1 is set for Claude Code, which otherwise refuses the mode " +
-            "to a root process; every tool runs without asking",
-          detail: { reason: "root-bypass-permissions" },
-        },
-        { raw: raw("runtime.driver", { permissionMode: "bypassPermissions", isSandbox: "1" }) },
-      ),
-    );
   }
 
   /**
@@ -357,10 +381,6 @@ class ClaudeDriver implements RuntimeDriver {
   #stderrTail(): string {
     return this.#stderr.length === 0 ? "" : ` (stderr: ${this.#stderr.slice(-3).join(" | ")})`;
   }
-}
-
-function runsAsRoot(): boolean {
-  return typeof process.getuid === "function" && process.getuid() === 0;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

@@ -1,16 +1,23 @@
-import type { Codex, Thread, ThreadEvent } from "@openai/codex-sdk";
+import type { Codex, Input, Thread, ThreadEvent, ThreadOptions } from "@openai/codex-sdk";
 import {
+  type DriverCapabilities,
   type RequestResponse,
   type RuntimeDriver,
+  type SessionSettings,
   type TurnInput,
   UnknownRequestError,
 } from "../../contracts/driver.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { AGENT_PACKAGES, codexSdkBinary, importAgentSdk } from "../../drivers/agent-programs.js";
+import { resolveAttachments } from "../../drivers/attachments.js";
+import { capabilitiesOf, STEER_UNSUPPORTED } from "../../drivers/capabilities.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { checkedNiceness, guardsEnded, HOST_KILL_AFTER_MS } from "../../drivers/process-guard.js";
 import type { CodexSdkDriverOptions } from "../../drivers/provider-options.js";
+import { checkSettings, emitConfigured } from "../../drivers/settings.js";
 import { OwnedDir } from "../../drivers/temp-dirs.js";
+import { TurnDelivery } from "../../drivers/turn-delivery.js";
+import { EXEC_MODE_OPTIONS, execInput, execMcpConfig } from "./command-surface.js";
 import { CodexSdkMapper } from "./mapper.js";
 import { type HostRecord, TURN_INPUT, TURN_INTERRUPT } from "./records.js";
 import { codexConfig, execEnvironment } from "./sdk-options.js";
@@ -45,6 +52,10 @@ class CodexSdkDriver implements RuntimeDriver {
   readonly provider = "codex-sdk" as const;
   readonly sessionId: string;
   readonly events: AsyncIterable<RuntimeEvent>;
+  readonly capabilities: DriverCapabilities = capabilitiesOf("codex-sdk");
+  readonly #delivery: TurnDelivery;
+  #codex: Codex | undefined;
+  #threadOptions: ThreadOptions = {};
   readonly #options: CodexSdkDriverOptions;
   readonly #session: DriverSession;
   readonly #mapper: CodexSdkMapper;
@@ -62,6 +73,11 @@ class CodexSdkDriver implements RuntimeDriver {
     this.#mapper = new CodexSdkMapper({ sessionId: this.sessionId, sequenceAfter: options.sequenceAfter });
     this.#session = new DriverSession(this.#mapper, options);
     this.events = this.#session.channel;
+    this.#delivery = new TurnDelivery(this.#session, {
+      provider: this.provider,
+      start: (input) => this.#startTurn(input),
+      steerUnsupported: STEER_UNSUPPORTED["codex-sdk"],
+    });
   }
 
   async start(): Promise<void> {
@@ -82,17 +98,33 @@ class CodexSdkDriver implements RuntimeDriver {
       this.#pidDir = pidDir;
       // The SDK spawns exec itself; through the guard script, so that exec never outlives the host.
       const codex: Codex = new sdk.Codex({
-        config: codexConfig(mock, this.#options.config),
+        config: codexConfig(mock, { ...execMcpConfig(this.#options.mcpServers), ...this.#options.config }),
         env,
         codexPathOverride: executable,
       });
       const model = this.#options.model ?? (mock === undefined ? undefined : MOCK_MODEL);
-      const threadOptions = {
+      const mode = this.#options.mode;
+      const canonical =
+        mode === undefined
+          ? undefined
+          : checkSettings(this.provider, this.capabilities, { mode }).mode?.canonical;
+      const threadOptions: ThreadOptions = {
         workingDirectory: this.#options.cwd,
         skipGitRepoCheck: true,
-        sandboxMode: "workspace-write" as const,
+        ...(canonical === undefined || canonical === "ask"
+          ? { sandboxMode: "workspace-write" as const }
+          : EXEC_MODE_OPTIONS[canonical]),
         ...(model === undefined ? {} : { model }),
+        ...(this.#options.effort === undefined
+          ? {}
+          : {
+              modelReasoningEffort: this.#options.effort as NonNullable<
+                ThreadOptions["modelReasoningEffort"]
+              >,
+            }),
       };
+      this.#codex = codex;
+      this.#threadOptions = threadOptions;
       this.#thread =
         this.#options.resume === undefined
           ? codex.startThread(threadOptions)
@@ -107,8 +139,45 @@ class CodexSdkDriver implements RuntimeDriver {
     }
   }
 
-  /** Resolves once exec has started the turn (its `turn.started`); rejects if the run fails before that. */
   async sendTurn(input: TurnInput): Promise<void> {
+    if (this.#thread === undefined) throw new Error("codex-sdk driver: call start() first");
+    await this.#delivery.send(input);
+  }
+
+  /**
+   * exec takes its model, effort and sandbox once per run: a change applies from the next turn on (the thread is
+   * resumed with the new options), never to a turn that runs.
+   */
+  async configure(settings: SessionSettings): Promise<void> {
+    const codex = this.#codex;
+    const thread = this.#thread;
+    if (codex === undefined || thread === undefined) throw new Error("codex-sdk driver: call start() first");
+    const checked = checkSettings(this.provider, this.capabilities, settings);
+    const canonical = checked.mode?.canonical;
+    this.#threadOptions = {
+      ...this.#threadOptions,
+      ...(checked.model === undefined ? {} : { model: checked.model }),
+      ...(checked.effort === undefined
+        ? {}
+        : { modelReasoningEffort: checked.effort as NonNullable<ThreadOptions["modelReasoningEffort"]> }),
+      ...(canonical === undefined || canonical === "ask" ? {} : EXEC_MODE_OPTIONS[canonical]),
+    };
+    const id = thread.id ?? this.#options.resume;
+    this.#thread =
+      id === null || id === undefined
+        ? codex.startThread(this.#threadOptions)
+        : codex.resumeThread(id, this.#threadOptions);
+    emitConfigured(this.#session, checked, { appliesFrom: "the next exec run" });
+  }
+
+  /** Resolves once exec has started the turn (its `turn.started`); rejects if the run fails before that. */
+  async #startTurn(turnInput: TurnInput): Promise<void> {
+    const attachments = await resolveAttachments(turnInput, {
+      provider: this.provider,
+      cwd: this.#options.cwd,
+      supported: this.capabilities.attachments,
+    });
+    const input = await execInput(turnInput.text, attachments, this.#ownedHome.path);
     const thread = this.#thread;
     if (thread === undefined) throw new Error("codex-sdk driver: call start() first");
     if (this.#session.ended) throw new Error("codex-sdk driver: the session has ended");
@@ -120,7 +189,7 @@ class CodexSdkDriver implements RuntimeDriver {
       await withTimeout(previous.done, STOP_GRACE_MS);
       if (this.#session.ended) throw new Error("codex-sdk driver: the session has ended");
     }
-    this.#record({ type: TURN_INPUT, input: input.text });
+    this.#record({ type: TURN_INPUT, input });
 
     let accept: () => void = () => undefined;
     let refuse: (error: Error) => void = () => undefined;
@@ -135,7 +204,7 @@ class CodexSdkDriver implements RuntimeDriver {
       turnEnded: false,
     };
     this.#run = run;
-    run.done = this.#consume(thread, input.text, run, accept).then(
+    run.done = this.#consume(thread, input, run, accept).then(
       () => accept(),
       (error: unknown) => refuse(error instanceof Error ? error : new Error(String(error))),
     );
@@ -214,10 +283,10 @@ class CodexSdkDriver implements RuntimeDriver {
   }
 
   /** Feeds one exec run's ThreadEvents to the session; a run that dies with its turn open ends the session. */
-  async #consume(thread: Thread, text: string, run: ActiveRun, accept: () => void): Promise<void> {
+  async #consume(thread: Thread, input: Input, run: ActiveRun, accept: () => void): Promise<void> {
     let started = false;
     try {
-      const { events } = await thread.runStreamed(text, { signal: run.abort.signal });
+      const { events } = await thread.runStreamed(input, { signal: run.abort.signal });
       for await (const event of events as AsyncGenerator<ThreadEvent>) {
         if (this.#session.ended || run.abortedByHost) break;
         const hostKeepsUp = this.#session.ingest("in", event);

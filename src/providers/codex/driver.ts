@@ -1,16 +1,20 @@
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
 import {
+  type DriverCapabilities,
   type DriverOptions,
   type RequestResponse,
   type RuntimeDriver,
+  type SessionSettings,
   type TurnInput,
   UnknownRequestError,
 } from "../../contracts/driver.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { agentEnv } from "../../drivers/agent-env.js";
 import { AGENT_PACKAGES, codexCommand } from "../../drivers/agent-programs.js";
+import { resolveAttachments } from "../../drivers/attachments.js";
 import { AwaitedCalls } from "../../drivers/awaited-calls.js";
+import { capabilitiesOf } from "../../drivers/capabilities.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
 import { writeCodexHome } from "../../drivers/model-config.js";
 import {
@@ -21,10 +25,14 @@ import {
   spawnGuarded,
 } from "../../drivers/process-guard.js";
 import type { CodexDriverOptions } from "../../drivers/provider-options.js";
+import { emitConfigured } from "../../drivers/settings.js";
 import { makePrivateDir, makePrivateSubdir, OwnedDir } from "../../drivers/temp-dirs.js";
+import { TurnDelivery } from "../../drivers/turn-delivery.js";
 import { idKey, isObject, type JsonObject, str } from "../../kit/guards.js";
 import { CodexAppServerMapper } from "./app-server-mapper.js";
 import { nativeAnswer } from "./approval-answers.js";
+import { codexUserInput } from "./command-surface.js";
+import { CodexSettings } from "./settings.js";
 import { StdioLines } from "./stdio-lines.js";
 
 const DEFAULT_START_TIMEOUT_MS = 30_000;
@@ -58,6 +66,7 @@ export function createCodexDriver(options: CodexDriverOptions): CodexAppServerDr
 export class CodexAppServerDriver implements RuntimeDriver {
   readonly provider = "codex" as const;
   readonly sessionId: string;
+  readonly capabilities: DriverCapabilities = capabilitiesOf("codex");
   readonly #session: DriverSession;
   readonly #mapper: CodexAppServerMapper;
   readonly #calls = new Map<string, PendingCall>();
@@ -73,6 +82,8 @@ export class CodexAppServerDriver implements RuntimeDriver {
   #stderrTail = "";
   #stopping = false;
   #exited: Promise<void> = Promise.resolve();
+  readonly #delivery: TurnDelivery;
+  readonly #settings: CodexSettings;
 
   constructor(readonly options: DriverOptions) {
     checkedNiceness(options.niceness);
@@ -82,6 +93,12 @@ export class CodexAppServerDriver implements RuntimeDriver {
       sequenceAfter: options.sequenceAfter,
     });
     this.#session = new DriverSession(this.#mapper, { ...options, awaitedCalls: new AwaitedCalls() });
+    this.#settings = new CodexSettings(this.capabilities, options);
+    this.#delivery = new TurnDelivery(this.#session, {
+      provider: this.provider,
+      start: (input) => this.#startTurn(input),
+      steer: (input) => this.#steer(input),
+    });
   }
 
   get events(): AsyncIterable<RuntimeEvent> {
@@ -114,12 +131,8 @@ export class CodexAppServerDriver implements RuntimeDriver {
         timeoutMs,
       );
       this.#send({ method: "initialized" });
-      const threadParams = {
-        cwd: this.options.cwd,
-        approvalPolicy: "untrusted",
-        sandbox: "workspace-write",
-        ...(this.options.model !== undefined ? { model: this.options.model } : {}),
-      };
+      await this.#settings.readModels((method, params) => this.#call(method, params, timeoutMs));
+      const threadParams = this.#settings.threadParams();
       const opened =
         this.options.resume !== undefined
           ? await this.#call("thread/resume", { threadId: this.options.resume, ...threadParams }, timeoutMs)
@@ -135,14 +148,47 @@ export class CodexAppServerDriver implements RuntimeDriver {
 
   async sendTurn(input: TurnInput): Promise<void> {
     if (this.#threadId === undefined) throw new Error("the session has not started");
+    await this.#delivery.send(input);
+  }
+
+  /** Model, mode (approval and sandbox policy) and effort as `turn/start` overrides of the next turn. */
+  async configure(settings: SessionSettings): Promise<void> {
+    const { checked, overrides } = this.#settings.apply(settings);
+    emitConfigured(this.#session, checked, { turnStartOverrides: overrides });
+  }
+
+  async #startTurn(input: TurnInput): Promise<void> {
+    if (this.#threadId === undefined) throw new Error("the session has not started");
+    const attachments = await this.#attachments(input);
     const starting = this.#call("turn/start", {
       threadId: this.#threadId,
-      input: [{ type: "text", text: input.text, text_elements: [] }],
+      input: codexUserInput(input.text, attachments),
+      ...this.#settings.overrides,
     });
     this.#turnStarting = starting.catch(() => undefined);
     const result = await starting;
     const turn = isObject(result.turn) ? result.turn : {};
     this.#turnId = str(turn.id) ?? this.#turnId;
+  }
+
+  /** `turn/steer`: Codex puts the input into the running turn at once (a `userMessage` item of it). */
+  async #steer(input: TurnInput): Promise<void> {
+    await this.#turnStarting;
+    if (this.#threadId === undefined || this.#turnId === undefined) return this.#startTurn(input);
+    const attachments = await this.#attachments(input);
+    await this.#call("turn/steer", {
+      threadId: this.#threadId,
+      expectedTurnId: this.#turnId,
+      input: codexUserInput(input.text, attachments),
+    });
+  }
+
+  #attachments(input: TurnInput) {
+    return resolveAttachments(input, {
+      provider: this.provider,
+      cwd: this.options.cwd,
+      supported: this.capabilities.attachments,
+    });
   }
 
   async respond(requestId: string, response: RequestResponse): Promise<void> {
