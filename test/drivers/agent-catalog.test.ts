@@ -18,6 +18,8 @@ describe("listAgents", () => {
       "cursor",
       "claude-agent-acp",
       "codex-acp",
+      "opencode",
+      "copilot",
     ]);
     for (const agent of agents.filter((a) => a.provider !== "cursor")) {
       expect(agent).toMatchObject({ installed: true, version: agent.testedVersion });

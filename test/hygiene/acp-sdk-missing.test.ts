@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { createAcpDriver } from "../../src/providers/acp/driver.js";
 
-vi.mock("@agentclientprotocol/sdk", () => {
+vi.mock("@agentclientprotocol/sdk/unstable", () => {
   throw Object.assign(new Error("Cannot find package '@agentclientprotocol/sdk'"), {
     code: "ERR_MODULE_NOT_FOUND",
   });
