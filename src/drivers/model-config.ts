@@ -20,6 +20,8 @@ export interface CodexHomeExtra {
   streamMaxRetries?: number;
   /** More `[features]` switches (plugins stays off). */
   features?: Record<string, boolean>;
+  /** `[agents] enabled`: false takes the subagent tools away from the model. */
+  subagents?: boolean;
 }
 
 /** What to add to Codex's environment: its home, and the API key its `mock` provider reads. */
@@ -61,6 +63,7 @@ export function codexConfigToml(baseUrl: string, extra: CodexHomeExtra = {}): st
     "plugins = false",
     ...Object.entries(extra.features ?? {}).map(([name, on]) => `${name} = ${on}`),
     "",
+    ...(extra.subagents === undefined ? [] : ["[agents]", `enabled = ${extra.subagents}`, ""]),
   ].join("\n");
 }
 

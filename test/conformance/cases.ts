@@ -98,7 +98,7 @@ const CODEX_LIMITS = {
   plan: no("codex 0.171.0 offers the model no update_plan tool"),
   question: no("codex 0.171.0 answers request_user_input with 'unavailable in Default mode'"),
   subagent: no(
-    "codex 0.171.0 offers spawn_agent behind tool_search; the driver turns multi_agent off until the app-server mapper keeps a child thread's turns apart from the session's (to do)",
+    "codex 0.171.0 offers spawn_agent behind tool_search; the driver turns its subagents off ([agents] enabled = false) until the app-server mapper keeps a child thread's turns apart from the session's (to do)",
   ),
 };
 const CLAUDE_NO_EXIT_CODE =
