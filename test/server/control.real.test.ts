@@ -11,6 +11,7 @@ import {
   requestImageParts,
   startMockModel,
 } from "../../src/mock-model/index.js";
+import { until } from "../support/until.js";
 import { ServeProcess } from "./support/serve-process.js";
 
 /**
@@ -121,14 +122,6 @@ afterAll(async () => {
   ServeProcess.removeDirs();
   await mock.close();
 });
-
-const until = async (condition: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<boolean> => {
-  for (let waited = 0; waited < timeoutMs; waited += 100) {
-    if (await condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return condition();
-};
 
 async function events(id: string): Promise<Event[]> {
   const all: Event[] = [];

@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { verifyEvents } from "../../src/verify/index.js";
 import { privateTmp } from "../cli/support/cli-process.js";
+import { until } from "../support/until.js";
 import { ServeProcess } from "./support/serve-process.js";
 import { SseReader } from "./support/sse-reader.js";
 
@@ -26,13 +27,9 @@ afterAll(() => {
   ServeProcess.removeDirs();
 });
 
-/** Polls `condition` every 200 ms until it holds; fails naming `what` after 60 s. */
-async function until(what: string, condition: () => Promise<boolean>, describe = () => ""): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within 60 s ${describe()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+/** Waits for `condition`; fails naming `what` (and what `describe` says of the state) after 60 s. */
+async function waitFor(what: string, condition: () => Promise<boolean>, describe = () => ""): Promise<void> {
+  if (!(await until(condition, 60_000, 200))) throw new Error(`${what}: not within 60 s ${describe()}`);
 }
 
 /** Writes zeros into `file` until the file system is full. */
@@ -84,7 +81,7 @@ describe.runIf(canMount)(
       await sse.until((r) => r.events().some((e) => e.type === "content.delta"));
       const filler = join(storeFs, "filler");
       fillUp(filler);
-      await until(
+      await waitFor(
         "health down",
         async () => !(await health()),
         () => JSON.stringify(sse.events().map((e) => e.type)),
@@ -100,7 +97,7 @@ describe.runIf(canMount)(
         /the store could not write/,
       );
       expect(verifyEvents(events)).toEqual([]);
-      await until("health up", health);
+      await waitFor("health up", health);
       // and the session goes on: a new turn resumes the agent
       const next = await server.fetch(`/v1/sessions/${id}/turns`, {
         method: "POST",
