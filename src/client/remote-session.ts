@@ -1,6 +1,8 @@
-import type { RespondBody, TurnBody } from "../api/schemas.js";
+import type { RespondBody, SessionSummary, TurnBody } from "../api/schemas.js";
+import type { ForkBody } from "../api/session-admin-schemas.js";
 import {
   type DriverProvider,
+  type ForkOptions,
   type RequestResponse,
   type RuntimeDriver,
   type TurnInput,
@@ -16,6 +18,7 @@ export interface SessionApi {
   respond(id: string, requestId: string, body: RespondBody): Promise<void>;
   interrupt(id: string): Promise<void>;
   stop(id: string): Promise<void>;
+  fork(id: string, body: ForkBody): Promise<SessionSummary>;
   nothingStoredAfter(id: string, sequence: number): Promise<boolean>;
   /** @internal The session's stream. */
   followWith(
@@ -109,6 +112,13 @@ export class RemoteSession implements RuntimeDriver {
   async stop(): Promise<void> {
     this.#stopped = true;
     await this.client.stop(this.sessionId);
+  }
+
+  /** `POST /v1/sessions/:id/fork`: the server starts the fork's agent; driver options are the server's. */
+  async fork(options: ForkOptions = {}): Promise<RuntimeDriver> {
+    const body: ForkBody = options.afterTurnId === undefined ? {} : { afterTurnId: options.afterTurnId };
+    const summary = await this.client.fork(this.sessionId, body);
+    return new RemoteSession(this.client, this.provider, summary.id);
   }
 
   async *#iterate(): AsyncGenerator<RuntimeEvent, void, undefined> {

@@ -12,7 +12,7 @@ export interface TransportOptions {
   fetch?: FetchLike;
 }
 
-export type HttpMethod = "GET" | "POST" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
 /** A parser of a response's JSON: returns the typed value, or undefined when the JSON is not of that shape. */
 export type BodyParser<T> = (json: unknown) => T | undefined;

@@ -29,6 +29,7 @@ export const ClusterErrorKind = z.enum([
   "forbidden",
   "not_found",
   "conflict",
+  "unsupported",
   "unavailable",
   "moved",
 ]);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { DriverOptions } from "../contracts/driver.js";
+import type { DriverOptions, ForkSource } from "../contracts/driver.js";
 import type { RuntimeEvent } from "../contracts/events.js";
 import type { BaseMapper } from "../kit/base-mapper.js";
 import { raw } from "../kit/event-builder.js";
@@ -16,6 +16,8 @@ import { type AgentPackage, untestedAgentVersions } from "./agent-programs.js";
 import type { AwaitedCalls } from "./awaited-calls.js";
 import { EventChannel } from "./event-channel.js";
 
+type ForkedFrom = { sessionId: string; turnId?: string };
+
 /** The canonical session id a driver uses: the host's, or a fresh one. */
 export function sessionIdFor(options: Pick<DriverOptions, "sessionId">): string {
   return options.sessionId ?? `ses_${randomUUID()}`;
@@ -30,6 +32,8 @@ export class DriverSession {
   readonly #clock: () => string;
   readonly #record: ((line: string) => void) | undefined;
   readonly #calls: AwaitedCalls | undefined;
+  #forkedFrom: ForkedFrom | undefined;
+  readonly #observe: ((event: RuntimeEvent) => void) | undefined;
 
   constructor(
     readonly mapper: BaseMapper,
@@ -39,12 +43,23 @@ export class DriverSession {
       highWaterMark?: number;
       /** JSON-RPC drivers: replies to our requests pass back-pressure (see AwaitedCalls). */
       awaitedCalls?: AwaitedCalls | undefined;
+      /** A fork: what its first `session.started` says it was forked from. */
+      forkOf?: ForkSource | undefined;
+      /** Sees every event as it leaves for the host (a driver's own bookkeeping, e.g. turn anchors). */
+      observe?: ((event: RuntimeEvent) => void) | undefined;
     },
   ) {
     this.channel = new EventChannel(options.highWaterMark);
     this.#calls = options.awaitedCalls;
     this.#clock = options.clock ?? wallClockIso;
     this.#record = options.record;
+    this.#observe = options.observe;
+    const fork = options.forkOf;
+    if (fork !== undefined)
+      this.#forkedFrom = {
+        sessionId: fork.sessionId,
+        ...(fork.turnId === undefined ? {} : { turnId: fork.turnId }),
+      };
   }
 
   get sessionId(): string {
@@ -76,7 +91,7 @@ export class DriverSession {
           t,
         }
       : { kind: "message", dir, msg, t };
-    const keepReading = this.channel.pushAll(this.mapper.map(entry));
+    const keepReading = this.#push(this.mapper.map(entry));
     if (calls === undefined) return keepReading;
     if (dir === "out" && calls.sent(msg)) queueMicrotask(() => this.channel.releaseDrainListeners());
     return keepReading || answers || calls.anyPending;
@@ -92,7 +107,7 @@ export class DriverSession {
     if (this.channel.closed) return false;
     const t = this.#clock();
     this.#record?.(transcriptLine("in", text, t));
-    return this.channel.pushAll(
+    return this.#push(
       this.mapper.map({ kind: "malformed", text, reason: "provider wrote a line that is not JSON", t }),
     );
   }
@@ -101,7 +116,7 @@ export class DriverSession {
   emitOwn(make: Parameters<BaseMapper["emitOwn"]>[0]): RuntimeEvent | undefined {
     if (this.channel.closed) return undefined;
     const events = this.mapper.emitOwn(make, this.#clock());
-    this.channel.pushAll(events);
+    this.#push(events);
     return events[0];
   }
 
@@ -116,6 +131,17 @@ export class DriverSession {
             hostWarning: { message, ...(detail === undefined ? {} : { detail }) },
           }),
         },
+      ),
+    );
+  }
+
+  /** The host named the thread (RuntimeDriver.rename) where the agent has no name of its own to report. */
+  renamed(title: string): void {
+    this.emitOwn((builder) =>
+      builder.emit(
+        "thread.metadata.updated",
+        { name: title },
+        { raw: raw("runtime.driver", { rename: { title } }) },
       ),
     );
   }
@@ -144,7 +170,19 @@ export class DriverSession {
   /** Closes whatever is open, emits `session.exited`, and ends the event stream. Idempotent. */
   terminate(reason: TerminationReason): void {
     if (this.channel.closed) return;
-    this.channel.pushAll(this.mapper.terminate(reason, this.#clock()));
+    this.#push(this.mapper.terminate(reason, this.#clock()));
     this.channel.close();
+  }
+
+  /** Queues events for the host; a fork's first `session.started` gets its `forkedFrom` on the way. */
+  #push(events: RuntimeEvent[]): boolean {
+    for (const event of events) {
+      if (event.type === "session.started" && this.#forkedFrom !== undefined) {
+        event.payload = { ...event.payload, forkedFrom: this.#forkedFrom };
+        this.#forkedFrom = undefined;
+      }
+      this.#observe?.(event);
+    }
+    return this.channel.pushAll(events);
   }
 }

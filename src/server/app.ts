@@ -53,7 +53,7 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
       cors({
         origin: options.corsOrigin,
         allowHeaders: ["Authorization", "Content-Type", "Last-Event-ID"],
-        allowMethods: ["GET", "POST", "DELETE"],
+        allowMethods: ["GET", "POST", "PATCH", "DELETE"],
       }),
     );
   }
@@ -89,6 +89,7 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
 
 function errorResponse(error: Error, c: Context): Response {
   if (error instanceof SessionCommandError) {
+    if (error.kind === "unsupported") return c.json({ error: "unsupported", reason: error.message }, 422);
     const body: ErrorBody = {
       error: error.message,
       ...(error.field === undefined ? {} : { field: error.field }),

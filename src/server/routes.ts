@@ -12,6 +12,7 @@ import {
   SessionSummary,
   TurnBody,
 } from "../api/schemas.js";
+import { ListSessionsQuery, PurgeQuery } from "../api/session-admin-schemas.js";
 
 /**
  * The routes of DESIGN.md §9 as OpenAPI route configs: the server validates requests with these schemas and
@@ -61,9 +62,16 @@ export const createSessionRoute = createRoute({
 export const listSessionsRoute = createRoute({
   method: "get",
   path: "/v1/sessions",
-  summary: "Every session of the registry.",
+  summary:
+    "A page of the registry, newest first: filters, words of titles and prompts (`q`), archived ones only with " +
+    "`archived=1`; `next` is the cursor of the following page.",
   security: secured,
-  responses: { 200: json(SessionList, "The sessions."), 401: error("No valid bearer token.") },
+  request: { query: ListSessionsQuery },
+  responses: {
+    200: json(SessionList, "The sessions."),
+    400: error("A bad query or cursor."),
+    401: error("No valid bearer token."),
+  },
 });
 
 export const getSessionRoute = createRoute({
@@ -122,10 +130,14 @@ export const interruptRoute = createRoute({
 export const stopSessionRoute = createRoute({
   method: "delete",
   path: "/v1/sessions/{id}",
-  summary: "Stops the agent; the log stays.",
+  summary: "Stops the agent; the log stays. With `purge=1` the session is removed for good.",
   security: secured,
-  request: { params: SessionParams },
-  responses: { 200: json(SessionSummary, "The session, its agent stopped."), ...COMMON_ERRORS },
+  request: { params: SessionParams, query: PurgeQuery },
+  responses: {
+    200: json(SessionSummary, "The session, its agent stopped (and removed, with purge)."),
+    ...COMMON_ERRORS,
+    422: error("The store cannot remove sessions."),
+  },
 });
 
 export const eventsRoute = createRoute({

@@ -7,12 +7,14 @@ import {
   type RuntimeDriver,
   type TurnInput,
   UnknownRequestError,
+  UnsupportedError,
 } from "../../contracts/driver.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { acpAgentCredentials, agentEnv } from "../../drivers/agent-env.js";
 import { AGENT_PACKAGES, importAgentSdk } from "../../drivers/agent-programs.js";
 import { AwaitedCalls } from "../../drivers/awaited-calls.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
+import { FORK_UNSUPPORTED } from "../../drivers/fork-anchors.js";
 import { checkedNiceness, findProgram } from "../../drivers/process-guard.js";
 import { OwnedDir } from "../../drivers/temp-dirs.js";
 import { raw } from "../../kit/event-builder.js";
@@ -166,6 +168,15 @@ class AcpDriver implements RuntimeDriver {
 
   warn(message: string, detail?: Record<string, unknown>): void {
     this.#session.warn(message, detail);
+  }
+
+  /** The agent has no thread name of its own: the stream's `thread.metadata.updated` comes from the driver. */
+  async rename(title: string): Promise<void> {
+    this.#session.renamed(title);
+  }
+
+  async fork(): Promise<RuntimeDriver> {
+    throw new UnsupportedError(this.provider, "fork", FORK_UNSUPPORTED.acp);
   }
 
   async stop(): Promise<void> {
