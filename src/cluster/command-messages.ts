@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { RespondBody, TurnBody } from "../api/schemas.js";
+import { ForkBody, SessionAdminPatch } from "../api/session-admin-schemas.js";
 
 /**
  * What travels between the nodes of a cluster by NATS request/reply (DESIGN.md §10): a command for a session,
@@ -20,6 +21,9 @@ export const ClusterCommand = z.discriminatedUnion("op", [
     .strict(),
   z.object({ op: z.literal("interrupt"), sessionId: SessionId }).strict(),
   z.object({ op: z.literal("stop"), sessionId: SessionId }).strict(),
+  z.object({ op: z.literal("fork"), sessionId: SessionId, body: ForkBody }).strict(),
+  z.object({ op: z.literal("update"), sessionId: SessionId, patch: SessionAdminPatch.strict() }).strict(),
+  z.object({ op: z.literal("purge"), sessionId: SessionId }).strict(),
 ]);
 export type ClusterCommand = z.infer<typeof ClusterCommand>;
 

@@ -44,6 +44,11 @@ export interface SessionRecord {
   parentId?: string;
   /** Put away by a person: left out of lists unless asked for. */
   archived?: boolean;
+  /**
+   * A store without a search index of its own (JetStream): the session's prompts, newest last, bounded (see
+   * `registry-search.ts`), for `q`. SQLite keeps them in its FTS5 index instead.
+   */
+  prompts?: string[];
 }
 
 /** What `querySessions` finds: newest first (by `createdAt`, then id), a page at a time. */
