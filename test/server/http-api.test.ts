@@ -367,6 +367,8 @@ describe("GET /v1/openapi.json", () => {
         "POST /v1/sessions/{id}/requests/{requestId}",
         "POST /v1/sessions/{id}/interrupt",
         "DELETE /v1/sessions/{id}",
+        "PATCH /v1/sessions/{id}",
+        "POST /v1/sessions/{id}/fork",
         "GET /v1/sessions/{id}/events",
       ].sort(),
     );
