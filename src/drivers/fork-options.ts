@@ -1,4 +1,5 @@
 import { cp } from "node:fs/promises";
+import { basename } from "node:path";
 import {
   type DriverOptions,
   type ForkOptions,
@@ -33,6 +34,22 @@ export function forkDriverOptions<O extends DriverOptions>(
 
 /** A fork's own (temp) native home starts as a copy of the parent's, where its agent finds the parent's thread. */
 export async function seedHome(forkOf: ForkSource | undefined, home: string): Promise<void> {
-  if (forkOf?.seedHome === undefined || forkOf.seedHome === home) return;
-  await cp(forkOf.seedHome, home, { recursive: true, errorOnExist: false, force: true });
+  if (forkOf?.seedHome !== undefined) await copyNativeHome(forkOf.seedHome, home);
 }
+
+/**
+ * A copy of a native home (CODEX_HOME, Claude's config dir) for a fork. Databases stay behind: Codex's state
+ * database holds absolute paths into the parent's home (it refuses a rollout outside its own) and rebuilds what
+ * it needs from the copied rollouts.
+ */
+export async function copyNativeHome(from: string, to: string): Promise<void> {
+  if (from === to) return;
+  await cp(from, to, {
+    recursive: true,
+    force: true,
+    errorOnExist: false,
+    filter: (source) => !DATABASE.test(basename(source)),
+  });
+}
+
+const DATABASE = /\.(sqlite|db)(-wal|-shm|-journal)?$/;

@@ -1,8 +1,7 @@
-import { cp } from "node:fs/promises";
-import { basename } from "node:path";
 import type { ForkBody } from "../api/session-admin-schemas.js";
 import type { ForkSource } from "../contracts/driver.js";
 import { forkAnchorOf, forkUnsupportedReason, TurnAnchors } from "../drivers/fork-anchors.js";
+import { copyNativeHome } from "../drivers/fork-options.js";
 import type { SessionRecord, SessionStore } from "../store/types.js";
 import { SessionCommandError } from "./session-commands.js";
 
@@ -53,19 +52,7 @@ export async function forkSourceOf(
   return { ...source, turnId, nativeTurn };
 }
 
-/**
- * The parent's native state (its CODEX_HOME, Claude's config dir) as the fork's own, where its agent finds the
- * thread. Databases stay behind: Codex's state database holds absolute paths into the parent's home (it refuses a
- * rollout outside its own), and rebuilds what it needs from the copied rollouts.
- */
+/** The parent's native state (its CODEX_HOME, Claude's config dir) as the fork's own, where its agent finds the thread. */
 export async function copyNativeState(from: string | undefined, to: string): Promise<void> {
-  if (from === undefined || from === to) return;
-  await cp(from, to, {
-    recursive: true,
-    force: true,
-    errorOnExist: false,
-    filter: (source) => !DATABASE.test(basename(source)),
-  });
+  if (from !== undefined) await copyNativeHome(from, to);
 }
-
-const DATABASE = /\.(sqlite|db)(-wal|-shm|-journal)?$/;

@@ -10,6 +10,8 @@ const HELP = `Usage: provider-runtime chat --provider ${DRIVER_PROVIDERS.join("|
 An interactive multi-turn session on a terminal: type a prompt, watch the timeline, answer requests as they come
 (one at a time).
   /interrupt             stop the running turn
+  /fork                  go on on a fork of the conversation after the last completed turn (the agent's own
+                         copy; the session before it is stopped, untouched)
   /quit                  end the session (exit 0); Ctrl-D at the prompt too
   Ctrl-C                 interrupts a running turn; twice in a row quits (exit 130)
 ${SESSION_HELP}`;
@@ -52,6 +54,9 @@ class Chat {
   /** Ctrl-Cs in a row, with no line typed in between. */
   #ctrlC = 0;
   #quitting = false;
+  /** The last turn that completed: where `/fork` forks. */
+  #lastTurn: string | undefined;
+  #forking = false;
   #finish: (code: number) => void = () => {};
   readonly #done = new Promise<number>((resolve) => {
     this.#finish = resolve;
@@ -61,12 +66,13 @@ class Chat {
     this.#live = live;
     live.onEvent((event) => {
       if (event.type !== "turn.completed") return;
+      this.#lastTurn = event.turnId;
       this.#running = false;
       live.printer.flush();
       this.#prompt();
     });
     void live.ended.then(() => {
-      if (this.#quitting) return;
+      if (this.#quitting || this.#forking) return;
       if (live.stopSignal === undefined) this.#say("the session has ended");
       this.#finish(EXIT_FAILURE);
     });
@@ -93,8 +99,11 @@ class Chat {
       if (this.#running) this.#interrupt();
       else this.#say("no turn is running");
       this.#prompt();
+    } else if (input === "/fork") {
+      if (this.#running) this.#say("a turn is running: wait for it, or /interrupt, then /fork");
+      else void this.#fork();
     } else if (input.startsWith("/")) {
-      this.#say(`unknown command ${input}: /interrupt or /quit`);
+      this.#say(`unknown command ${input}: /interrupt, /fork or /quit`);
       this.#prompt();
     } else if (this.#running) {
       this.#say("a turn is running: wait for it, or /interrupt");
@@ -127,6 +136,19 @@ class Chat {
       this.#running = false;
       this.#prompt();
     });
+  }
+
+  async #fork(): Promise<void> {
+    this.#forking = true;
+    try {
+      const fork = await this.#live.fork(this.#lastTurn);
+      this.#say(`forked: now on session ${fork.sessionId}`);
+    } catch (error) {
+      this.#say(`could not fork: ${messageOf(error)}`);
+    } finally {
+      this.#forking = false;
+      this.#prompt();
+    }
   }
 
   async quit(code: number): Promise<void> {
