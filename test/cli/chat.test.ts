@@ -46,7 +46,12 @@ describe("chat on a terminal (pseudo-terminal, real codex app-server, mock model
     const started = cli.events().filter((e) => e.type === "session.started");
     expect(started.map((e) => e.sessionId)).toEqual([parent, fork]);
     expect(started[1]?.payload).toMatchObject({ forkedFrom: { sessionId: parent, turnId: turn } });
-    expect(cli.events().filter((e) => e.type === "turn.completed").at(-1)?.sessionId).toBe(fork);
+    expect(
+      cli
+        .events()
+        .filter((e) => e.type === "turn.completed")
+        .at(-1)?.sessionId,
+    ).toBe(fork);
     cli.type("/quit\r");
     expect(await cli.exited).toBe(0);
     expect(readdirSync(cli.tmp).filter((name) => name.startsWith("provider-runtime-"))).toEqual([]);
