@@ -7,6 +7,7 @@ import {
   type RuntimeDriver,
   type TurnInput,
   UnknownRequestError,
+  UnsupportedError,
 } from "../contracts/driver.js";
 import type { RuntimeEvent } from "../contracts/events.js";
 import { RemoteApiError } from "./errors.js";
@@ -117,8 +118,14 @@ export class RemoteSession implements RuntimeDriver {
   /** `POST /v1/sessions/:id/fork`: the server starts the fork's agent; driver options are the server's. */
   async fork(options: ForkOptions = {}): Promise<RuntimeDriver> {
     const body: ForkBody = options.afterTurnId === undefined ? {} : { afterTurnId: options.afterTurnId };
-    const summary = await this.client.fork(this.sessionId, body);
-    return new RemoteSession(this.client, this.provider, summary.id);
+    try {
+      const summary = await this.client.fork(this.sessionId, body);
+      return new RemoteSession(this.client, this.provider, summary.id);
+    } catch (error) {
+      if (error instanceof RemoteApiError && error.status === 422)
+        throw new UnsupportedError(this.provider, "fork", error.message);
+      throw error;
+    }
   }
 
   async *#iterate(): AsyncGenerator<RuntimeEvent, void, undefined> {
