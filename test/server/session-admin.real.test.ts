@@ -161,6 +161,20 @@ describe("rename, archive, search and purge over HTTP", () => {
           await store.close();
         }
       }
+      if (backend === "sqlite") {
+        // a provider that cannot fork: 422 with the reason, no session made
+        const sdk = (
+          await server.json<Summary>("/v1/sessions", { method: "POST", json: { provider: "codex-sdk" } })
+        ).body.id;
+        const refused = await server.json<{ error: string; reason: string }>(`/v1/sessions/${sdk}/fork`, {
+          method: "POST",
+          json: {},
+        });
+        expect(refused.status).toBe(422);
+        expect(refused.body.error).toBe("unsupported");
+        expect(refused.body.reason).toContain("codex exec");
+        expect((await list("provider=codex-sdk")).sessions).toHaveLength(1);
+      }
       expect(await server.stop()).toBe(143);
     }, 300_000);
   }
