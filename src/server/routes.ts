@@ -14,6 +14,7 @@ import {
   StreamTicket,
   TurnBody,
 } from "../api/schemas.js";
+import { ListSessionsQuery, PurgeQuery } from "../api/session-admin-schemas.js";
 import { apiRoute, BEARER, errorBody, json } from "./api-route.js";
 
 /**
@@ -68,9 +69,17 @@ export const listSessionsRoute = apiRoute({
   method: "get",
   path: "/v1/sessions",
   operationId: "listSessions",
-  summary: "Every session of the registry.",
+  summary: "A page of the registry, newest first.",
+  description:
+    "Filters by provider, state and archived (archived ones only with `archived=1`); `q` matches words of " +
+    "titles and prompts; `next` is the cursor of the following page.",
   security: BEARER,
-  responses: { 200: json(SessionList, "The sessions."), 401: errorBody("No valid bearer token.") },
+  request: { query: ListSessionsQuery },
+  responses: {
+    200: json(SessionList, "The sessions."),
+    400: errorBody("A bad query or cursor."),
+    401: errorBody("No valid bearer token."),
+  },
 });
 
 export const getSessionRoute = apiRoute({
@@ -140,10 +149,14 @@ export const stopSessionRoute = apiRoute({
   method: "delete",
   path: "/v1/sessions/{id}",
   operationId: "stopSession",
-  summary: "Stops the agent; the log stays.",
+  summary: "Stops the agent; the log stays. With `purge=1` the session is removed for good.",
   security: BEARER,
-  request: { params: SessionParams },
-  responses: { 200: json(SessionSummary, "The session, its agent stopped."), ...COMMON_ERRORS },
+  request: { params: SessionParams, query: PurgeQuery },
+  responses: {
+    200: json(SessionSummary, "The session, its agent stopped (and removed, with purge)."),
+    ...COMMON_ERRORS,
+    422: errorBody("The store cannot remove sessions."),
+  },
 });
 
 /**

@@ -98,6 +98,18 @@ export class SessionRegistry {
     return records;
   }
 
+  /** Removes the session's key for good (its history too); a patch pending for it is dropped. */
+  async remove(id: string): Promise<void> {
+    await this.settle();
+    this.#pending.delete(id);
+    try {
+      await this.kv.purge(id);
+    } catch (error) {
+      throw unreachable(error);
+    }
+    this.#known.release(id);
+  }
+
   /**
    * Makes `node` the session's owner until `leaseUntil`, unless another node holds a lease that has not ended by
    * `now`; compare-and-set, so of two nodes claiming at once one wins. The record as claimed, or undefined.
