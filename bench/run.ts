@@ -2,10 +2,13 @@
 // run, peak memory, `normalize` over a 1 GB file as a whole process, the live per-event overhead, the store and the
 // session server (`--big-only`, `--store-only`, `--import-only`, `--server-only` run one section; `--no-big`,
 // `--no-store`, `--no-import`, `--no-server` skip one).
+import { existsSync } from "node:fs";
 import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
+import { NATS_SERVER_BIN } from "../test/cluster/support/nats-server.js";
 import { buildCli, normalizeProcess, removeFile, writeBigTranscript } from "./big-file.js";
 import { CORPUS_MAX_CHARS, fixtureLines, repeatedCorpus } from "./fixture-corpus.js";
 import { importBench } from "./import-history.js";
+import { jetStreamListBench } from "./jetstream-list.js";
 import { liveLatency } from "./live-latency.js";
 import { formatServerBench, serverBenchesFromEnv } from "./server-section.js";
 import { sessionListBench } from "./session-list.js";
@@ -121,6 +124,22 @@ if ((!only || listOnly) && !args.has("--no-list")) {
       `  ${row.name.padEnd(24)} ours ${row.oursMs.toFixed(3).padStart(8)} ms  plain ${row.plainMs.toFixed(3).padStart(8)} ms  ratio ${(row.oursMs / row.plainMs).toFixed(2)}x  (${row.found} found)`,
     );
   out(`  heap after: ${run.heapMB.toFixed(0)} MB`);
+  if (existsSync(NATS_SERVER_BIN)) {
+    // the registry keeps a session's last prompts in its record (64 at most), so the same words are found
+    const js = await jetStreamListBench(
+      sessions,
+      Math.min(64, Math.max(1, Math.round(prompts / sessions))),
+      3,
+    );
+    out(
+      `session list and search (JetStream registry, nats-server -js): ${fmt(js.sessions)} sessions, ${fmt(js.prompts)} prompts, against one registry read (${js.getMs.toFixed(3)} ms):`,
+    );
+    for (const row of js.rows)
+      out(
+        `  ${row.name.padEnd(24)} ${row.ms.toFixed(1).padStart(8)} ms = ${fmt(row.ms / js.getMs)} registry reads  (${row.found} found)`,
+      );
+    out(`  heap after: ${js.heapMB.toFixed(0)} MB`);
+  } else out(`  (JetStream: no ${NATS_SERVER_BIN}; apt-get install nats-server)`);
 }
 
 if ((!only || bigOnly) && !args.has("--no-big")) {
