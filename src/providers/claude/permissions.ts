@@ -116,7 +116,12 @@ export function cancelOpenRequests(ctx: ClaudeContext, reason: string): RuntimeE
     const ids = requestIds(open, requestKey);
     if (open.isQuestion) events.push(emit(ctx, "user-input.resolved", { answers: {} }, ids));
     events.push(
-      emit(ctx, "request.resolved", { requestType: open.requestType, decision: "cancel", resolution: { reason } }, ids),
+      emit(
+        ctx,
+        "request.resolved",
+        { requestType: open.requestType, decision: "cancel", resolution: { reason } },
+        ids,
+      ),
     );
   }
   return events;

@@ -30,7 +30,13 @@ describe("a Claude stream-json log holding several runs", () => {
 
   it("verifies: each run's turn ends, its thread returns to idle before the next run's turn", () => {
     expect(verifyEvents(events)).toEqual([]);
-    expect(turns.map((e) => e.payload.state)).toEqual(["completed", "failed", "completed", "failed", "completed"]);
+    expect(turns.map((e) => e.payload.state)).toEqual([
+      "completed",
+      "failed",
+      "completed",
+      "failed",
+      "completed",
+    ]);
     expect(turns[1]?.payload.errorMessage).toBe(UNFINISHED_RUN);
   });
 
@@ -49,7 +55,10 @@ describe("a Claude stream-json log holding several runs", () => {
       );
       expect(idle?.sequence).toBe((turn?.sequence ?? 0) + 2); // after session ready
       const shell = events.filter(
-        (e) => e.type === "item.completed" && e.turnId === turn?.turnId && e.payload.itemType === "command_execution",
+        (e) =>
+          e.type === "item.completed" &&
+          e.turnId === turn?.turnId &&
+          e.payload.itemType === "command_execution",
       );
       expect(shell.map((e) => e.type === "item.completed" && e.payload.status)).toEqual(["failed"]);
     }

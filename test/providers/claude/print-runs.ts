@@ -38,14 +38,20 @@ export interface PrintRun {
 export const PRINT_LOG_RUNS: PrintRun[] = [
   { label: "replayed prompt, finished", prompt: SCENARIO_PROMPTS.text, streamInput: true, dir: "first" },
   { label: "killed in a shell command", prompt: SCENARIO_PROMPTS.hold, killAtToolCall: true, dir: "first" },
-  { label: "resumes the killed session, finished", prompt: SCENARIO_PROMPTS.text, resumeRun: 1, dir: "first" },
+  {
+    label: "resumes the killed session, finished",
+    prompt: SCENARIO_PROMPTS.text,
+    resumeRun: 1,
+    dir: "first",
+  },
   { label: "new session, killed", prompt: SCENARIO_PROMPTS.hold, killAtToolCall: true, dir: "second" },
   { label: "new session, finished", prompt: SCENARIO_PROMPTS.shell, dir: "second" },
 ];
 
 export function claudeBinary(): string {
   const dir = findPackageDir(`@anthropic-ai/claude-agent-sdk-${process.platform}-${process.arch}`);
-  if (dir === undefined) throw new Error("the Claude Code binary of @anthropic-ai/claude-agent-sdk is not installed");
+  if (dir === undefined)
+    throw new Error("the Claude Code binary of @anthropic-ai/claude-agent-sdk is not installed");
   return join(dir, "claude");
 }
 
@@ -107,7 +113,11 @@ function printRun(run: PrintRun, place: RunPlace): Promise<string> {
   if (place.resume !== undefined) args.push("--resume", place.resume);
   if (run.streamInput) args.push("--input-format", "stream-json", "--replay-user-messages");
   args.push("--allowedTools", "Bash");
-  const child = spawn(claudeBinary(), args, { cwd: place.cwd, env: place.env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(claudeBinary(), args, {
+    cwd: place.cwd,
+    env: place.env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const stdin = run.streamInput
     ? `${JSON.stringify({ type: "user", message: { role: "user", content: run.prompt } })}\n`
     : "";
