@@ -1,4 +1,23 @@
 const KEY = "provider-runtime.token";
+
+/** What of `location`, `history`, `sessionStorage` and `fetch` the token needs (the page passes the real ones). */
+export interface PageUrl {
+  hash: string;
+  pathname: string;
+  search: string;
+}
+export interface UrlHistory {
+  replaceState(data: unknown, unused: string, url: string): void;
+}
+export interface TokenStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+export type ExchangeFetch = (
+  path: string,
+  init: { method: string; headers: Record<string, string>; body: string },
+) => Promise<{ ok: boolean; json(): Promise<unknown> }>;
 /** Where the page exchanges a one-time login code for the token (src/server/login-code-routes.ts). */
 const EXCHANGE_PATH = "/v1/login-codes/exchange";
 
@@ -6,7 +25,11 @@ const EXCHANGE_PATH = "/v1/login-codes/exchange";
  * The server token, from this tab's sessionStorage (put there by a login code's exchange or by the token form).
  * It only ever leaves the page in an `Authorization: Bearer` header, and never appears in a URL.
  */
-export function readToken(_location: Location, _history: History, storage: Storage): string | undefined {
+export function readToken(
+  _location: PageUrl,
+  _history: UrlHistory,
+  storage: TokenStorage,
+): string | undefined {
   return storage.getItem(KEY) ?? undefined;
 }
 
@@ -17,10 +40,10 @@ export function readToken(_location: Location, _history: History, storage: Stora
  * opened before codes) is removed the same way but not used: the token does not belong in a URL.
  */
 export async function exchangeLoginCode(
-  location: Location,
-  history: History,
-  storage: Storage,
-  fetchImpl: typeof fetch = fetch,
+  location: PageUrl,
+  history: UrlHistory,
+  storage: TokenStorage,
+  fetchImpl: ExchangeFetch = (path, init) => fetch(path, init),
 ): Promise<void> {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
   const code = params.get("code");
@@ -44,10 +67,10 @@ export async function exchangeLoginCode(
   }
 }
 
-export function saveToken(storage: Storage, token: string): void {
+export function saveToken(storage: TokenStorage, token: string): void {
   storage.setItem(KEY, token);
 }
 
-export function forgetToken(storage: Storage): void {
+export function forgetToken(storage: TokenStorage): void {
   storage.removeItem(KEY);
 }
