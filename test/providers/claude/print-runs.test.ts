@@ -86,6 +86,22 @@ describe("a Claude stream-json log holding several runs", () => {
     expect(turns[1]?.createdAt).toBe(new Date(String(records[5]?.timestamp)).toISOString());
   });
 
+  it("closes a killed run on its own thread when the next run's replayed prompt comes before its init", () => {
+    // HAND-MODIFIED (the real runs print the replay after the init): run 1's replayed prompt, given the session
+    // id of the run after the killed one, put before that run's init
+    const killed = lines.slice(4, 6);
+    const nextRun = lines.slice(9, 11);
+    const replay = { ...records[1], session_id: records[9]?.session_id, timestamp: records[10]?.timestamp };
+    const mapped = normalize([...killed, JSON.stringify(replay), ...nextRun]);
+    expect(verifyEvents(mapped)).toEqual([]);
+    const started = mapped.filter((e) => e.type === "turn.started");
+    const ended = mapped.filter((e) => e.type === "turn.completed");
+    expect(ended.map((e) => e.payload.state)).toEqual(["failed"]);
+    expect(ended[0]?.threadId).toBe(started[0]?.threadId);
+    expect(started.map((e) => e.threadId)).toHaveLength(2);
+    expect(started[1]?.threadId).not.toBe(started[0]?.threadId);
+  });
+
   it("keeps a turn opened by the host's prompt before its own init (streaming input) open at that init", () => {
     // the driver's transcript: the prompt (`out`) comes before the init of the run it starts
     const transcript = readFileSync(
