@@ -10,6 +10,8 @@ import { bodySizeLimit } from "./body-limit.js";
 import { isTurnsPath, mountControlRoutes, turnBodyLimit } from "./control-routes.js";
 import { mountEventRoutes } from "./event-routes.js";
 import { mountInspector } from "./inspector-static.js";
+import { mountLoginCodeExchange, mountLoginCodeIssue } from "./login-code-routes.js";
+import { LoginCodes } from "./login-codes.js";
 import { mountOpenApiDocument } from "./openapi-document.js";
 import { loopbackHostOnly, securityHeaders } from "./request-guards.js";
 import { healthRoute } from "./routes.js";
@@ -32,6 +34,8 @@ export interface ServerAppOptions {
   heartbeatMs?: number;
   /** Bound to loopback: answer only requests whose `Host` is a loopback name (DNS rebinding). */
   loopbackOnly?: boolean;
+  /** The inspector's one-time login codes (default: a store of this app's own). */
+  loginCodes?: LoginCodes;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -75,6 +79,8 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
     );
   });
   mountOpenApiDocument(app, options.version);
+  const loginCodes = options.loginCodes ?? new LoginCodes();
+  mountLoginCodeExchange(app, loginCodes, options.token);
   const tickets = new StreamTickets();
   app.use("/v1/*", ticketOr(tickets, bearerAuth(options.token)));
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -84,6 +90,7 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
   const limitBody = bodySizeLimit(maxSize, tooLarge(maxSize));
   const limitTurnBody = turnBodyLimit(maxSize, tooLarge);
   app.use("/v1/*", (c, next) => (isTurnsPath(c.req.path) ? limitTurnBody(c, next) : limitBody(c, next)));
+  mountLoginCodeIssue(app, loginCodes);
   mountSessionRoutes(app, options);
   mountEventRoutes(app, { ...options, tickets });
   mountControlRoutes(app);
