@@ -99,7 +99,7 @@ describe("codex app-server: a real subagent (spawn_agent, wait_agent)", () => {
     expect(done[0]?.parentItemId).toBe(spawner?.itemId);
   });
 
-  it("shows the child's answer under the spawn call in the thread view", () => {
+  it("shows the child's answer under the spawn call in the view of the session's thread", () => {
     const view = projectEvents(events);
     const spawner = view.items.find((item) => item.itemType === "collab_agent_tool_call");
     const answer = view.items.find(
@@ -107,5 +107,10 @@ describe("codex app-server: a real subagent (spawn_agent, wait_agent)", () => {
     );
     expect(answer?.text).toBe("mock subagent answer");
     expect(view.turns.map((t) => t.state)).toEqual(["completed"]);
+    // the view is of the session's thread: the child's thread.started and token usage leave it as it is
+    expect(view.providerThreadId).toBe(own);
+    expect(view.thread.state).toBe("idle");
+    const mainUsage = ofType("thread.token-usage.updated").filter((e) => e.threadId === view.threadId);
+    expect(view.tokenUsage).toEqual(mainUsage.at(-1)?.payload.usage);
   });
 });
