@@ -58,6 +58,8 @@ export interface RequestState {
   isUserInput: boolean;
   threadKey: string | undefined;
   turnKey: string | undefined;
+  /** The canonical turn the request was opened in (for a subagent's request, its spawner's turn). */
+  turnId: string | undefined;
   itemId: string | undefined;
   nativeId: string;
 }

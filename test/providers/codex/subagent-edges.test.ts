@@ -85,6 +85,32 @@ describe("codex app-server subagents (hand-written records)", () => {
     },
   );
 
+  it("a subagent's approval request is opened and resolved in its spawner's turn", () => {
+    const events = run([
+      turn(T, U),
+      spawn("inProgress", []),
+      spawn("completed", [C]),
+      turn(C, "child-turn"),
+      {
+        msg: {
+          id: 7,
+          method: "item/commandExecution/requestApproval",
+          params: { threadId: C, turnId: "child-turn", itemId: "cmd", command: "ls" },
+        },
+      },
+      { dir: "out", msg: { id: 7, result: { decision: "accept" } } },
+      turn(C, "child-turn", "completed"),
+      turn(T, U, "completed"),
+    ]);
+    expect(verifyEvents(events).map((v) => v.message)).toEqual([]);
+    const mainTurn = of(events, "turn.started")[0]?.turnId;
+    const spawner = of(events, "item.started")[0]?.itemId;
+    const opened = of(events, "request.opened");
+    const resolved = of(events, "request.resolved");
+    expect(opened.map((e) => [e.turnId, e.parentItemId])).toEqual([[mainTurn, spawner]]);
+    expect(resolved.map((e) => [e.requestId, e.turnId])).toEqual([[opened[0]?.requestId, mainTurn]]);
+  });
+
   it("a child's turn before any call named it is a warning with its raw, never a turn of the session", () => {
     const events = run([
       turn(T, U),
