@@ -38,9 +38,10 @@ export async function seedHome(forkOf: ForkSource | undefined, home: string): Pr
 }
 
 /**
- * A copy of a native home (CODEX_HOME, Claude's config dir) for a fork. Databases stay behind: Codex's state
- * database holds absolute paths into the parent's home (it refuses a rollout outside its own) and rebuilds what
- * it needs from the copied rollouts.
+ * A copy of a native home (CODEX_HOME, Claude's config dir, an ACP agent's state dir) for a fork. Codex's SQLite
+ * databases stay behind: its state database holds absolute paths into the parent's home (it refuses a rollout
+ * outside its own) and rebuilds what it needs from the copied rollouts. Other databases are the session store
+ * itself (opencode's `opencode.db`) and are copied.
  */
 export async function copyNativeHome(from: string, to: string): Promise<void> {
   if (from === to) return;
@@ -52,4 +53,4 @@ export async function copyNativeHome(from: string, to: string): Promise<void> {
   });
 }
 
-const DATABASE = /\.(sqlite|db)(-wal|-shm|-journal)?$/;
+const DATABASE = /\.sqlite(-wal|-shm|-journal)?$/;

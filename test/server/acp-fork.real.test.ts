@@ -42,12 +42,15 @@ async function create(server: ServeProcess, agent: string): Promise<string> {
 }
 
 /**
- * The model requests of the turn that sent `word`. Claude Code also names a session with a side request (a
- * structured answer, `output_config.format`) quoting a prompt: not a turn's, so not one whose history counts.
+ * The model requests of the turn that sent `word`. The agents also name a session with a side request quoting a
+ * prompt, asking for a structured answer (Anthropic's `output_config.format`, the Responses API's `text.format`
+ * json_schema): not a turn's request, so not one whose history counts.
  */
 function turnRequestsWith(word: string): string[] {
-  const sideRequest = (body: unknown) =>
-    (body as { output_config?: { format?: unknown } } | undefined)?.output_config?.format !== undefined;
+  const sideRequest = (body: unknown) => {
+    const request = body as { output_config?: { format?: unknown }; text?: { format?: { type?: unknown } } };
+    return request?.output_config?.format !== undefined || request?.text?.format?.type === "json_schema";
+  };
   return mock.requests
     .filter((r) => !sideRequest(r.body))
     .map((r) => JSON.stringify(r.body ?? ""))
@@ -67,8 +70,8 @@ function sessionDirs(server: ServeProcess): string[] {
 }
 
 describe("ACP session/fork over HTTP only", () => {
-  // claude-agent-acp forks by default (the whole conversation); codex-acp at the last turn named
-  for (const agent of ["claude-agent-acp", "codex-acp"] as const) {
+  // by default (the whole conversation), or at the last turn named; opencode keeps its sessions in a database
+  for (const agent of ["claude-agent-acp", "codex-acp", "opencode"] as const) {
     it(agent, async () => {
       const tag = `${agent.replace(/-/g, "")}${Date.now()}`;
       const [alpha, beta, gamma, delta] = ["alpha", "beta", "gamma", "delta"].map((w) => `${w}${tag}`) as [
