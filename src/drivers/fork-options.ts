@@ -1,4 +1,4 @@
-import { cp } from "node:fs/promises";
+import { cp, lstat } from "node:fs/promises";
 import { basename } from "node:path";
 import {
   type DriverOptions,
@@ -49,8 +49,14 @@ export async function copyNativeHome(from: string, to: string): Promise<void> {
     recursive: true,
     force: true,
     errorOnExist: false,
-    filter: (source) => !DATABASE.test(basename(source)),
+    filter: async (source) => !DATABASE.test(basename(source)) && copyable(source),
   });
 }
 
 const DATABASE = /\.sqlite(-wal|-shm|-journal)?$/;
+
+/** Files, dirs and links: not the sockets and pipes a running agent keeps in its home (Claude Code's cc-socks). */
+async function copyable(path: string): Promise<boolean> {
+  const info = await lstat(path).catch(() => undefined);
+  return info !== undefined && (info.isFile() || info.isDirectory() || info.isSymbolicLink());
+}

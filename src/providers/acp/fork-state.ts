@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import { sep } from "node:path";
 import { copyNativeHome } from "../../drivers/fork-options.js";
 import { makePrivateDir } from "../../drivers/temp-dirs.js";
@@ -15,7 +16,12 @@ export async function forkStateEnv(
 ): Promise<Record<string, string>> {
   if (parentDir === undefined || env[OWNED_STATE_DIR_ENV] !== parentDir) return env;
   const dir = await makePrivateDir("acp-fork-");
-  await copyNativeHome(parentDir, dir);
+  try {
+    await copyNativeHome(parentDir, dir);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
   const moved: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) moved[name] = rebased(value, parentDir, dir);
   return moved;
