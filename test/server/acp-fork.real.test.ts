@@ -74,13 +74,9 @@ describe("ACP session/fork over HTTP only", () => {
   for (const agent of ["claude-agent-acp", "codex-acp", "opencode"] as const) {
     it(agent, async () => {
       const tag = `${agent.replace(/-/g, "")}${Date.now()}`;
-      const [alpha, beta, gamma, delta] = ["alpha", "beta", "gamma", "delta"].map((w) => `${w}${tag}`) as [
-        string,
-        string,
-        string,
-        string,
-      ];
-      const server = await start();
+      const words = ["alpha", "beta", "gamma", "delta", "epsilon"].map((w) => `${w}${tag}`);
+      const [alpha, beta, gamma, delta, epsilon] = words as [string, string, string, string, string];
+      let server = await start();
       const parent = await create(server, agent);
       await sendTurn(server, parent, `mock:text ${alpha}`);
       await turnsEnded(server, parent, 1);
@@ -137,6 +133,26 @@ describe("ACP session/fork over HTTP only", () => {
         expect(request).toContain(alpha);
         expect(request).toContain(beta);
         expect(request).not.toContain(gamma);
+      }
+
+      // SIGKILL: after the restart a turn on the fork resumes the fork's own session (session/load), not the parent's
+      server.cli.child.kill("SIGKILL");
+      await server.cli.exited;
+      server = await ServeProcess.start({
+        data: server.data,
+        token: TOKEN,
+        extra: ["--model-url", mock.baseUrl],
+      });
+      await sendTurn(server, fork, `mock:text ${epsilon}`);
+      const resumed = await turnsEnded(server, fork, 2);
+      expect(resumed.map((e) => e.sequence)).toEqual(resumed.map((_, i) => i + 1));
+      const resumedSaw = turnRequestsWith(epsilon);
+      expect(resumedSaw.length).toBeGreaterThan(0);
+      for (const request of resumedSaw) {
+        expect(request).toContain(alpha);
+        expect(request).toContain(beta);
+        expect(request).toContain(gamma);
+        expect(request).not.toContain(delta);
       }
 
       expect((await server.fetch(`/v1/sessions/${fork}`, { method: "DELETE" })).status).toBe(200);
