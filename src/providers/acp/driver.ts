@@ -35,6 +35,7 @@ import { forkStateEnv } from "./fork-state.js";
 import { AcpMapper } from "./mapper.js";
 import { type AcpProfile, CURSOR_PROFILE, GENERIC_PROFILE } from "./profile.js";
 import { acpPromptContent } from "./session-offer.js";
+import { stderrNote } from "./stderr-note.js";
 
 export const CURSOR_AGENT_COMMAND = ["agent", "acp"] as const;
 
@@ -126,7 +127,14 @@ class AcpDriver implements RuntimeDriver {
   async start(): Promise<void> {
     if (this.#agent !== undefined) throw new Error("driver already started");
     // a fork of a session that had a state dir of its own gets its own copy of it
-    const launchEnv = await forkStateEnv(this.options.env ?? {}, this.options.forkOf?.seedHome);
+    let launchEnv: Record<string, string>;
+    try {
+      launchEnv = await forkStateEnv(this.options.env ?? {}, this.options.forkOf?.seedHome);
+    } catch (error) {
+      const message = `could not copy the parent's state for the fork: ${errorText(error)}`;
+      this.#session.terminate({ kind: "crash", message });
+      throw new Error(message);
+    }
     const { [OWNED_STATE_DIR_ENV]: ownedDir, [SESSION_MODE_ENV]: sessionMode, ...extra } = launchEnv;
     if (ownedDir !== undefined) this.#ownedDir.own(ownedDir);
     // The SDK first: if it cannot be loaded, no agent is started and the stream ends with the error.
@@ -385,39 +393,6 @@ function spawnSettled(agent: AgentProcess): Promise<undefined> {
     if (agent.child.pid !== undefined) resolve(undefined);
     else agent.child.once("spawn", () => resolve(undefined));
   });
-}
-
-/**
- * The agent's stderr for an error message: the whole when short, else its first and last lines up to
- * STDERR_NOTE_LINE_CHARS each — whole lines, so a JSON error (codex-acp writes its startup failure as one JSON
- * line) is never cut in the middle unless it is itself longer than that.
- */
-function stderrNote(agent: AgentProcess | undefined): string {
-  const text = agent?.stderrText;
-  if (text === undefined || text.length === 0) return "";
-  return ` (stderr: ${boundedLines(text, STDERR_NOTE_CHARS)})`;
-}
-
-const STDERR_NOTE_CHARS = 2_000;
-
-function boundedLines(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const lines = text.split("\n");
-  const head: string[] = [];
-  const tail: string[] = [];
-  let used = 0;
-  // alternately the next line from the start and from the end, while they fit
-  for (let i = 0, j = lines.length - 1; i <= j; ) {
-    const fromHead = head.length <= tail.length;
-    const line = (fromHead ? lines[i] : lines[j]) ?? "";
-    if (used + line.length + 1 > max) break;
-    used += line.length + 1;
-    if (fromHead) head.push(lines[i++] ?? "");
-    else tail.unshift(lines[j--] ?? "");
-  }
-  if (head.length === 0) return `${text.slice(0, max / 2)} … ${text.slice(-max / 2)}`;
-  const left = lines.length - head.length - tail.length;
-  return [...head, `[… ${left} lines left out …]`, ...tail].join("\n");
 }
 
 function errorText(error: unknown): string {
