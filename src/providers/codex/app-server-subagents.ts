@@ -1,4 +1,4 @@
-import { isObject, type JsonObject, str } from "../../kit/guards.js";
+import { isObject, type JsonObject, own, str } from "../../kit/guards.js";
 import type { HandlerContext, SubagentThread } from "./app-server-state.js";
 
 /**
@@ -87,7 +87,7 @@ export function mapSubagentTurnCompleted(
 ): void {
   const turnKey = str(turn.id) ?? "";
   const error = isObject(turn.error) ? turn.error : undefined;
-  const status = TURN_TASK_STATUS[str(turn.status) ?? ""] ?? (error !== undefined ? "failed" : "completed");
+  const status = own(TURN_TASK_STATUS, str(turn.status)) ?? (error !== undefined ? "failed" : "completed");
   ctx.endItemsOfTurn(turnKey, `subagent turn ${status}`);
   const taskId = subagent.openTaskId;
   if (taskId === undefined) {
