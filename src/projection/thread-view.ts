@@ -73,6 +73,12 @@ export interface ThreadView {
   plan: { explanation?: string | null; steps: PlanStep[] };
   diff?: string;
   tokenUsage?: ThreadTokenUsage;
+  /**
+   * The session's totals, for every provider: tokens are the thread's running total where the provider reports
+   * one (Codex), else the sum of the turns' usage (Claude reports usage per turn only); cost is what the turns
+   * reported, added up over agent processes (Claude's `total_cost_usd` is its process's cost so far).
+   */
+  totals?: { tokens?: number; costUsd?: number };
   tasks: Array<{
     taskId: string;
     status: "running" | "completed" | "failed" | "stopped";
