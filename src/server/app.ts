@@ -10,6 +10,7 @@ import { bodySizeLimit } from "./body-limit.js";
 import { mountInspector } from "./inspector-static.js";
 import { healthRoute } from "./routes.js";
 import { COMMAND_ERROR_STATUS, SessionCommandError, type SessionCommands } from "./session-commands.js";
+import { SessionFeed } from "./session-feed.js";
 import { mountSessionRoutes } from "./session-routes.js";
 
 export interface ServerAppOptions {
@@ -25,6 +26,8 @@ export interface ServerAppOptions {
   maxBodyBytes?: number;
   /** Milliseconds between SSE heartbeat comments (default 15 s). */
   heartbeatMs?: number;
+  /** The session list's changes; default one that finds them by rescanning the registry. */
+  feed?: SessionFeed;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -71,7 +74,7 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
     "/v1/*",
     bodySizeLimit(maxSize, (c) => c.json({ error: `the body is larger than ${maxSize} bytes` }, 413)),
   );
-  mountSessionRoutes(app, options);
+  mountSessionRoutes(app, { ...options, feed: options.feed ?? new SessionFeed(options.store) });
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
   app.doc31("/v1/openapi.json", {
     openapi: "3.1.0",

@@ -61,9 +61,21 @@ export const createSessionRoute = createRoute({
 export const listSessionsRoute = createRoute({
   method: "get",
   path: "/v1/sessions",
-  summary: "Every session of the registry.",
+  summary:
+    "Every session of the registry; with `Accept: text/event-stream` an SSE stream of the list: `event: snapshot` " +
+    "(`{sessions}`), then `event: session` (a session's new summary) at each change of its state, title, open " +
+    "requests or last sequence, and `event: removed` (`{id}`), a heartbeat comment every 15 s.",
   security: secured,
-  responses: { 200: json(SessionList, "The sessions."), 401: error("No valid bearer token.") },
+  responses: {
+    200: {
+      content: {
+        "application/json": { schema: SessionList },
+        "text/event-stream": { schema: z.string().describe("The list's snapshot, then its changes.") },
+      },
+      description: "The sessions.",
+    },
+    401: error("No valid bearer token."),
+  },
 });
 
 export const getSessionRoute = createRoute({

@@ -15,6 +15,8 @@ import {
   turnRoute,
 } from "./routes.js";
 import { SessionCommandError, type SessionCommands } from "./session-commands.js";
+import type { SessionFeed } from "./session-feed.js";
+import { streamSessionList } from "./session-list-stream.js";
 import { summaryBody } from "./summary-body.js";
 
 const PAGE = 1_000;
@@ -23,6 +25,8 @@ const DEFAULT_HEARTBEAT_MS = 15_000;
 interface SessionRoutesOptions {
   store: SessionStore;
   commands: SessionCommands;
+  /** The session list's changes, for `GET /v1/sessions` as SSE. */
+  feed: SessionFeed;
   heartbeatMs?: number;
 }
 
@@ -56,6 +60,9 @@ export function mountSessionRoutes(app: OpenAPIHono, options: SessionRoutesOptio
   });
 
   app.openapi(listSessionsRoute, async (c) => {
+    if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
+      return streamSessionList(options.feed, heartbeatMs);
+    }
     const sessions = await store.listSessions();
     return c.json({ sessions: sessions.map(summaryBody) }, 200);
   });

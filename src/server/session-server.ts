@@ -5,6 +5,7 @@ import { defaultInspectorDir } from "./inspector-static.js";
 import { LocalSessions, type LocalSessionsOptions } from "./local-sessions.js";
 import { closeAbandonedSessions } from "./restore.js";
 import type { SessionCommands } from "./session-commands.js";
+import { feedingStore, SessionFeed } from "./session-feed.js";
 import { SessionPaths } from "./session-paths.js";
 
 export interface SessionServerOptions {
@@ -42,7 +43,9 @@ export interface SessionServer {
 }
 
 export async function startSessionServer(options: SessionServerOptions): Promise<SessionServer> {
-  const { store } = options;
+  const feed = new SessionFeed(options.store);
+  // this process's writers touch the feed as they write: the list's subscribers hear of a change at once
+  const store = feedingStore(options.store, feed);
   const warn = options.warn ?? (() => undefined);
   let restored: string[] = [];
   let commands = options.commands;
@@ -62,6 +65,7 @@ export async function startSessionServer(options: SessionServerOptions): Promise
     token: options.token,
     version: options.version,
     inspectorDir: options.inspectorDir ?? defaultInspectorDir(),
+    feed,
     ...(options.corsOrigin === undefined ? {} : { corsOrigin: options.corsOrigin }),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
