@@ -9,15 +9,17 @@ const HELP = `Usage: provider-runtime chat --provider ${DRIVER_PROVIDERS.join("|
 
 An interactive multi-turn session on a terminal: type a prompt, watch the timeline, answer requests as they come
 (one at a time).
+  --verbose              every event as a timeline line (protocol events included), not the conversation
   /interrupt             stop the running turn
   /quit                  end the session (exit 0); Ctrl-D at the prompt too
   Ctrl-C                 interrupts a running turn; twice in a row quits (exit 130)
 ${SESSION_HELP}`;
 
 const PROMPT = "you> ";
+const CHAT_FLAGS = { ...SESSION_FLAGS, verbose: { type: "boolean" } } as const;
 
 export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, SESSION_FLAGS);
+  const { values, positionals } = parseCommandArgs(argv, CHAT_FLAGS);
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT_OK;
@@ -33,6 +35,7 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
       plan,
       io,
       json: values.json === true,
+      conversation: values.verbose !== true,
       readStdin: true,
       onLine: (text) => chat?.line(text),
       onInterrupt: (atPrompt) => chat?.ctrlC(atPrompt),
