@@ -1,4 +1,6 @@
 import type { CreateSessionBody, RespondBody, SessionList, SessionSummary } from "../../src/api/schemas.js";
+import type { RuntimeEvent } from "../../src/contracts/events.js";
+import type { ThreadView } from "../../src/projection/thread-view.js";
 
 /** A non-2xx answer of the server, with its `{error}` sentence when it gave one. */
 export class ApiError extends Error {
@@ -22,6 +24,18 @@ export class InspectorApi {
     return this.#call("GET", "/v1/sessions");
   }
 
+  /** One session and the projection of its stored events (the inbox reads its open requests from it). */
+  getSession(sessionId: string): Promise<{ session: SessionSummary; view: ThreadView }> {
+    return this.#call("GET", `/v1/sessions/${encodeURIComponent(sessionId)}`);
+  }
+
+  /** One stored event, its native record (`raw`) included. */
+  async event(sessionId: string, sequence: number): Promise<RuntimeEvent | undefined> {
+    const path = `/v1/sessions/${encodeURIComponent(sessionId)}/events?after=${sequence - 1}&limit=1`;
+    const page = await this.#call<{ events: RuntimeEvent[] }>("GET", path);
+    return page.events.find((e) => e.sequence === sequence);
+  }
+
   createSession(body: CreateSessionBody): Promise<SessionSummary> {
     return this.#call("POST", "/v1/sessions", body);
   }
@@ -41,6 +55,11 @@ export class InspectorApi {
 
   stop(sessionId: string): Promise<unknown> {
     return this.#call("DELETE", `/v1/sessions/${encodeURIComponent(sessionId)}`);
+  }
+
+  /** The session list as SSE: a snapshot, then each session's summary when it changes. */
+  sessionsUrl(): string {
+    return `${this.baseUrl}/v1/sessions`;
   }
 
   /** The SSE route: the sequence goes in `after` (never the token, which is a header). */

@@ -20,7 +20,7 @@ let proxy: TcpProxy;
 
 /** Waits for the approval card and accepts it, by a click or (keyboard) by focusing the button and pressing Enter. */
 async function acceptCard(page: Page, name: string, keyboard = false): Promise<void> {
-  const card = page.locator(".request-card");
+  const card = page.locator(".session .request-card");
   await card.waitFor({ timeout: 60_000 });
   await screenshot(page, name, false);
   const accept = card.getByRole("button", { name: "Accept", exact: true });
@@ -89,7 +89,7 @@ describe("the inspector against serve --mock", () => {
       "written by the mock model",
     );
     await prompt(page, "mock:shell run a command");
-    const card = page.locator(".request-card");
+    const card = page.locator(".session .request-card");
     await card.waitFor({ timeout: 60_000 });
     await expect(card.locator("h3").textContent()).resolves.toBe("Run this command?");
     if (process.env.UPDATE_SCREENSHOTS === "1") {
@@ -122,7 +122,7 @@ describe("the inspector against serve --mock", () => {
     const { page } = watched;
     const sessionId = await page.locator(".session").getAttribute("data-session-id");
     await prompt(page, "mock:shell run a command");
-    const card = page.locator(".request-card");
+    const card = page.locator(".session .request-card");
     await card.waitFor({ timeout: 60_000 });
     const textsBefore = await messageTexts(page);
     proxy.cut();
@@ -184,7 +184,7 @@ describe("the inspector against serve --mock", () => {
     const { page } = watched;
     const sessionId = await startSession(page, "claude", root);
     await prompt(page, "mock:question ask me");
-    const card = page.locator('.request-card[data-request-type="tool_user_input"]');
+    const card = page.locator('.session .request-card[data-request-type="tool_user_input"]');
     await card.waitFor({ timeout: 60_000 });
     const send = card.getByRole("button", { name: "Send answers" });
     await expect(send.isDisabled()).resolves.toBe(true);
@@ -207,9 +207,9 @@ describe("the inspector against serve --mock", () => {
     const { page } = watched;
     await startSession(page, "codex", root);
     await prompt(page, "mock:shell run a command");
-    await page.locator(".request-card").waitFor({ timeout: 60_000 });
+    await page.locator(".session .request-card").waitFor({ timeout: 60_000 });
     await page.getByRole("button", { name: "Interrupt", exact: true }).click();
-    await page.locator(".request-card").waitFor({ state: "detached", timeout: 60_000 });
+    await page.locator(".session .request-card").waitFor({ state: "detached", timeout: 60_000 });
     await expect(turnEnd(page, 1)).resolves.toBe("interrupted");
     await expect(page.locator(".request-resolved").first().textContent()).resolves.toContain("cancel");
     await page.getByRole("button", { name: "Stop", exact: true }).click();

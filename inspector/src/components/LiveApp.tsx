@@ -1,25 +1,33 @@
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import type { SessionSummary } from "../../../src/api/schemas.js";
 import { InspectorApi } from "../api.js";
+import type { StreamStatus } from "../event-stream.js";
+import { followSessions } from "../session-feed.js";
 import { forgetToken, readToken, saveToken } from "../token.js";
+import { Inbox, openRequestCount } from "./Inbox.js";
 import { NewSessionForm } from "./NewSessionForm.js";
 import { SessionList } from "./SessionList.js";
 import { SessionView } from "./SessionView.js";
 import { TokenForm } from "./TokenForm.js";
 
-const LIST_POLL_MS = 2_000;
+const TITLE = "provider-runtime inspector";
 
 function selectedFromHash(): string | undefined {
   return new URLSearchParams(location.hash.replace(/^#/, "")).get("session") ?? undefined;
 }
 
-/** The inspector against a running `serve`: the token, the session list and the selected session. */
+/**
+ * The inspector against a running `serve`: the token, the session list (pushed by the server), the inbox of
+ * open requests and the selected session. Narrow screens show the session first, the rest in a drawer.
+ */
 export function LiveApp() {
   const [token, setToken] = useState(() => readToken(location, history, sessionStorage));
   const [rejected, setRejected] = useState(false);
   const [sessions, setSessions] = useState<SessionSummary[]>([]);
-  const [listError, setListError] = useState<string | undefined>();
+  const [listStatus, setListStatus] = useState<StreamStatus>("connecting");
   const [selected, setSelected] = useState(selectedFromHash);
+  const [drawer, setDrawer] = useState(false);
+  const [query, setQuery] = useState("");
 
   const unauthorized = useCallback(() => {
     forgetToken(sessionStorage);
@@ -33,25 +41,25 @@ export function LiveApp() {
 
   useEffect(() => {
     if (api === undefined) return;
-    let live = true;
-    const poll = async () => {
-      try {
-        const list = await api.listSessions();
-        if (live) {
-          setSessions(list.sessions);
-          setListError(undefined);
-        }
-      } catch (e) {
-        if (live) setListError(e instanceof Error ? e.message : String(e));
-      }
-    };
-    void poll();
-    const timer = setInterval(poll, LIST_POLL_MS);
-    return () => {
-      live = false;
-      clearInterval(timer);
-    };
-  }, [api]);
+    return followSessions({
+      url: api.sessionsUrl(),
+      headers: (extra) => api.headers(extra),
+      onSnapshot: setSessions,
+      onSession: (session) =>
+        setSessions((prev) => {
+          const at = prev.findIndex((s) => s.id === session.id);
+          if (at < 0) return [...prev, session];
+          const next = prev.slice();
+          next[at] = session;
+          return next;
+        }),
+      onRemoved: (id) => setSessions((prev) => prev.filter((s) => s.id !== id)),
+      onStatus: (status) => {
+        setListStatus(status);
+        if (status === "unauthorized") unauthorized();
+      },
+    });
+  }, [api, unauthorized]);
 
   useEffect(() => {
     const onHash = () => setSelected(selectedFromHash());
@@ -59,9 +67,15 @@ export function LiveApp() {
     return () => removeEventListener("hashchange", onHash);
   }, []);
 
+  const waiting = openRequestCount(sessions);
+  useEffect(() => {
+    document.title = waiting > 0 ? `(${waiting}) ${TITLE}` : TITLE;
+  }, [waiting]);
+
   const select = (id: string) => {
     history.replaceState(null, "", `#session=${encodeURIComponent(id)}`);
     setSelected(id);
+    setDrawer(false);
   };
 
   if (api === undefined) {
@@ -78,17 +92,28 @@ export function LiveApp() {
       </main>
     );
   }
+  const summary = sessions.find((s) => s.id === selected);
   return (
-    <div class="layout">
+    <div class={`layout${drawer ? " drawer-open" : ""}${selected === undefined ? " nothing-selected" : ""}`}>
       <header class="topbar">
-        <h1>provider-runtime inspector</h1>
-        {listError && (
+        <button
+          type="button"
+          class="drawer-toggle"
+          aria-expanded={drawer}
+          aria-controls="sidebar"
+          onClick={() => setDrawer((open) => !open)}
+        >
+          Sessions{waiting > 0 && <span class="badge waiting">{waiting}</span>}
+        </button>
+        <h1>{TITLE}</h1>
+        {listStatus !== "live" && listStatus !== "connecting" && (
           <span class="error-text" role="alert">
-            {listError}
+            {listStatus === "retrying" ? "session list: connection lost, reconnecting…" : "token refused"}
           </span>
         )}
       </header>
-      <aside class="sidebar">
+      <aside class="sidebar" id="sidebar" data-list-status={listStatus}>
+        <Inbox api={api} sessions={sessions} onOpen={select} />
         <NewSessionForm
           onCreate={async (body) => {
             const created = await api.createSession(body);
@@ -96,7 +121,16 @@ export function LiveApp() {
             select(created.id);
           }}
         />
-        <SessionList sessions={sessions} selected={selected} onSelect={select} />
+        <label class="search">
+          Search sessions
+          <input
+            type="search"
+            value={query}
+            placeholder="title, provider, folder…"
+            onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
+          />
+        </label>
+        <SessionList sessions={sessions} selected={selected} onSelect={select} query={query} />
       </aside>
       <main class="main">
         {selected === undefined ? (
@@ -106,7 +140,7 @@ export function LiveApp() {
             key={selected}
             api={api}
             sessionId={selected}
-            summary={sessions.find((s) => s.id === selected)}
+            summary={summary}
             onUnauthorized={unauthorized}
           />
         )}

@@ -1,7 +1,9 @@
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { SessionSummary } from "../../../src/api/schemas.js";
 import type { InspectorApi } from "../api.js";
+import { EventLoaderContext } from "../event-loader.js";
 import { followEvents, type StreamStatus } from "../event-stream.js";
+import { useFollowScroll } from "../follow-scroll.js";
 import { LiveThread } from "../live-thread.js";
 import { Composer } from "./Composer.js";
 import { RequestCard } from "./RequestCard.js";
@@ -15,7 +17,10 @@ const STATUS_TEXT: Record<StreamStatus, string> = {
   unauthorized: "token refused",
 };
 
-/** One live session: its events followed over SSE, folded by the projection, drawn once per frame. */
+/**
+ * One live session: its events followed over SSE, folded by the projection, drawn once per frame. The timeline
+ * scrolls on its own and follows new output; the open requests and the composer stay below it, in view.
+ */
 export function SessionView({
   api,
   sessionId,
@@ -30,6 +35,9 @@ export function SessionView({
   const thread = useMemo(() => new LiveThread(), [sessionId]);
   const [version, setVersion] = useState(0);
   const [status, setStatus] = useState<StreamStatus>("connecting");
+  const scroller = useRef<HTMLDivElement>(null);
+  const follow = useFollowScroll(scroller, version);
+  const loadEvent = useCallback((sequence: number) => api.event(sessionId, sequence), [api, sessionId]);
 
   useEffect(() => {
     let frame = 0;
@@ -63,49 +71,61 @@ export function SessionView({
   const open = view.requests.filter((r) => r.status === "open");
   const running = view.session.state === "running" || view.session.state === "waiting";
   return (
-    <div class="session" data-session-id={sessionId} data-last-sequence={thread.lastSequence}>
-      <p
-        class={`stream-status status-${status}`}
-        role="status"
-        aria-live="polite"
-        data-stream-status={status}
-      >
-        {STATUS_TEXT[status]}
-        {readOnly && " · read-only history"}
-      </p>
-      <SessionSummaryPanel view={view} title={summary?.title} />
-      <Timeline thread={thread} version={version} />
-      {open.length > 0 && (
-        <section class="open-requests" aria-label="Open requests">
-          {open.map((request) => (
-            <RequestCard
-              key={request.requestId}
-              request={request}
-              onRespond={
-                readOnly
-                  ? undefined
-                  : async (body) => {
-                      await api.respond(sessionId, request.requestId, body);
-                    }
-              }
+    <EventLoaderContext.Provider value={loadEvent}>
+      <div class="session" data-session-id={sessionId} data-last-sequence={thread.lastSequence}>
+        <div class="session-scroll" ref={scroller} onScroll={follow.onScroll} data-follow={!follow.behind}>
+          <p
+            class={`stream-status status-${status}`}
+            role="status"
+            aria-live="polite"
+            data-stream-status={status}
+          >
+            {STATUS_TEXT[status]}
+            {readOnly && " · read-only history"}
+          </p>
+          <SessionSummaryPanel view={view} title={summary?.title} createdAt={summary?.createdAt} />
+          <Timeline thread={thread} version={version} />
+        </div>
+        <div class="session-dock">
+          {follow.behind && (
+            <button type="button" class="jump-latest" onClick={follow.jump}>
+              Jump to latest ↓
+            </button>
+          )}
+          {open.length > 0 && (
+            <section class="open-requests" aria-label="Open requests">
+              {open.map((request) => (
+                <RequestCard
+                  key={request.requestId}
+                  request={request}
+                  onRespond={
+                    readOnly
+                      ? undefined
+                      : async (body) => {
+                          await api.respond(sessionId, request.requestId, body);
+                        }
+                  }
+                />
+              ))}
+            </section>
+          )}
+          {!readOnly && (
+            <Composer
+              running={running}
+              onSend={async (text) => {
+                follow.jump();
+                await api.sendTurn(sessionId, text);
+              }}
+              onInterrupt={async () => {
+                await api.interrupt(sessionId);
+              }}
+              onStop={async () => {
+                await api.stop(sessionId);
+              }}
             />
-          ))}
-        </section>
-      )}
-      {!readOnly && (
-        <Composer
-          running={running}
-          onSend={async (text) => {
-            await api.sendTurn(sessionId, text);
-          }}
-          onInterrupt={async () => {
-            await api.interrupt(sessionId);
-          }}
-          onStop={async () => {
-            await api.stop(sessionId);
-          }}
-        />
-      )}
-    </div>
+          )}
+        </div>
+      </div>
+    </EventLoaderContext.Provider>
   );
 }
