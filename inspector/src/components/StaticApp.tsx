@@ -25,7 +25,9 @@ export function StaticApp({ events }: { events: readonly RuntimeEvent[] }) {
     return () => clearTimeout(timer);
   }, [shown, total]);
   const complete = shown >= total;
+  // `view --html` leaves the native records out of the page: a raw view is offered only where they are in it
   const loadEvent = useMemo(() => {
+    if (!events.some((e) => e.raw !== undefined)) return undefined;
     let bySequence: Map<number, RuntimeEvent> | undefined;
     return async (sequence: number) => {
       bySequence ??= new Map(events.map((e) => [e.sequence, e]));
