@@ -1,6 +1,7 @@
 import type { CreateSessionBody, RespondBody, SessionList, SessionSummary } from "../../src/api/schemas.js";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import type { ThreadView } from "../../src/projection/thread-view.js";
+import type { AgentInfo, Attachment, Delivery, SessionPatchBody } from "./command-surface.js";
 
 /** A non-2xx answer of the server, with its `{error}` sentence when it gave one. */
 export class ApiError extends Error {
@@ -40,8 +41,42 @@ export class InspectorApi {
     return this.#call("POST", "/v1/sessions", body);
   }
 
-  sendTurn(sessionId: string, text: string): Promise<unknown> {
-    return this.#call("POST", `/v1/sessions/${encodeURIComponent(sessionId)}/turns`, { text });
+  sendTurn(
+    sessionId: string,
+    text: string,
+    extra: { attachments?: Attachment[]; delivery?: Delivery } = {},
+  ): Promise<unknown> {
+    const body = {
+      text,
+      ...(extra.attachments !== undefined && extra.attachments.length > 0
+        ? { attachments: extra.attachments.map(({ name: _, ...a }) => a) }
+        : {}),
+      ...(extra.delivery === undefined || extra.delivery === "reject" ? {} : { delivery: extra.delivery }),
+    };
+    return this.#call("POST", `/v1/sessions/${encodeURIComponent(sessionId)}/turns`, body);
+  }
+
+  /** Sessions whose title or prompts match `q` (the server's search). */
+  searchSessions(q: string): Promise<SessionList> {
+    return this.#call("GET", `/v1/sessions?q=${encodeURIComponent(q)}&limit=200`);
+  }
+
+  configure(sessionId: string, body: SessionPatchBody): Promise<SessionSummary> {
+    return this.#call("PATCH", `/v1/sessions/${encodeURIComponent(sessionId)}`, body);
+  }
+
+  fork(sessionId: string, afterTurnId?: string): Promise<SessionSummary> {
+    const body = afterTurnId === undefined ? {} : { afterTurnId };
+    return this.#call("POST", `/v1/sessions/${encodeURIComponent(sessionId)}/fork`, body);
+  }
+
+  /** Stops the agent and removes the session's stored events and native state. */
+  deleteSession(sessionId: string): Promise<unknown> {
+    return this.#call("DELETE", `/v1/sessions/${encodeURIComponent(sessionId)}?purge=1`);
+  }
+
+  listAgents(): Promise<{ agents: AgentInfo[] }> {
+    return this.#call("GET", "/v1/agents");
   }
 
   respond(sessionId: string, requestId: string, body: RespondBody): Promise<unknown> {

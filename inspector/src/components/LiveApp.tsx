@@ -1,9 +1,13 @@
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import type { SessionSummary } from "../../../src/api/schemas.js";
 import { InspectorApi } from "../api.js";
+import type { AgentInfo, SummaryExtras } from "../command-surface.js";
 import type { StreamStatus } from "../event-stream.js";
+import { RoutesContext } from "../routes-context.js";
+import { fetchRoutes, NO_ROUTES, type ServerRoutes } from "../server-routes.js";
 import { followSessions } from "../session-feed.js";
 import { forgetToken, readToken, saveToken } from "../token.js";
+import { AgentsView } from "./AgentsView.js";
 import { Inbox, openRequestCount } from "./Inbox.js";
 import { NewSessionForm } from "./NewSessionForm.js";
 import { SessionList } from "./SessionList.js";
@@ -28,6 +32,12 @@ export function LiveApp() {
   const [selected, setSelected] = useState(selectedFromHash);
   const [drawer, setDrawer] = useState(false);
   const [query, setQuery] = useState("");
+  const [routes, setRoutes] = useState<ServerRoutes>(NO_ROUTES);
+  const [agents, setAgents] = useState<AgentInfo[]>([]);
+  const [showAgents, setShowAgents] = useState(false);
+  const [showArchived, setShowArchived] = useState(false);
+  /** Sessions the server's search found for the query (title and prompts), where it has the search. */
+  const [found, setFound] = useState<Set<string> | undefined>();
 
   const unauthorized = useCallback(() => {
     forgetToken(sessionStorage);
@@ -62,6 +72,43 @@ export function LiveApp() {
   }, [api, unauthorized]);
 
   useEffect(() => {
+    if (api === undefined) return;
+    let live = true;
+    void fetchRoutes(location.origin, api.headers()).then((read) => {
+      if (!live) return;
+      setRoutes(read);
+      if (read.has("get", "/v1/agents"))
+        api
+          .listAgents()
+          .then((body) => live && setAgents(body.agents))
+          .catch(() => undefined);
+    });
+    return () => {
+      live = false;
+    };
+  }, [api]);
+
+  const serverSearch = routes.queryHas("get", "/v1/sessions", "q");
+  useEffect(() => {
+    const q = query.trim();
+    if (api === undefined || !serverSearch || q.length === 0) {
+      setFound(undefined);
+      return;
+    }
+    let live = true;
+    const timer = setTimeout(() => {
+      api
+        .searchSessions(q)
+        .then((list) => live && setFound(new Set(list.sessions.map((s) => s.id))))
+        .catch(() => undefined);
+    }, 200);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [api, serverSearch, query]);
+
+  useEffect(() => {
     const onHash = () => setSelected(selectedFromHash());
     addEventListener("hashchange", onHash);
     return () => removeEventListener("hashchange", onHash);
@@ -92,59 +139,101 @@ export function LiveApp() {
       </main>
     );
   }
-  const summary = sessions.find((s) => s.id === selected);
+  const summary = sessions.find((s) => s.id === selected) as (SessionSummary & SummaryExtras) | undefined;
+  const capabilities = agents.find((a) => a.provider === summary?.provider && a.installed)?.capabilities;
+  const archiving = routes.bodyHas("patch", "/v1/sessions/{id}", "archived");
+  const listed = sessions.filter((s) => showArchived || (s as SummaryExtras).archived !== true);
   return (
-    <div class={`layout${drawer ? " drawer-open" : ""}${selected === undefined ? " nothing-selected" : ""}`}>
-      <header class="topbar">
-        <button
-          type="button"
-          class="drawer-toggle"
-          aria-expanded={drawer}
-          aria-controls="sidebar"
-          onClick={() => setDrawer((open) => !open)}
-        >
-          Sessions{waiting > 0 && <span class="badge waiting">{waiting}</span>}
-        </button>
-        <h1>{TITLE}</h1>
-        {listStatus !== "live" && listStatus !== "connecting" && (
-          <span class="error-text" role="alert">
-            {listStatus === "retrying" ? "session list: connection lost, reconnecting…" : "token refused"}
-          </span>
-        )}
-      </header>
-      <aside class="sidebar" id="sidebar" data-list-status={listStatus}>
-        <Inbox api={api} sessions={sessions} onOpen={select} />
-        <NewSessionForm
-          onCreate={async (body) => {
-            const created = await api.createSession(body);
-            setSessions((prev) => [...prev.filter((s) => s.id !== created.id), created]);
-            select(created.id);
-          }}
-        />
-        <label class="search">
-          Search sessions
-          <input
-            type="search"
-            value={query}
-            placeholder="title, provider, folder…"
-            onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
+    <RoutesContext.Provider value={routes}>
+      <div
+        class={`layout${drawer ? " drawer-open" : ""}${selected === undefined ? " nothing-selected" : ""}`}
+      >
+        <header class="topbar">
+          <button
+            type="button"
+            class="drawer-toggle"
+            aria-expanded={drawer}
+            aria-controls="sidebar"
+            onClick={() => setDrawer((open) => !open)}
+          >
+            Sessions{waiting > 0 && <span class="badge waiting">{waiting}</span>}
+          </button>
+          <h1>{TITLE}</h1>
+          {routes.has("get", "/v1/agents") && (
+            <button
+              type="button"
+              class="agents-toggle"
+              aria-pressed={showAgents}
+              onClick={() => setShowAgents((v) => !v)}
+            >
+              Agents
+            </button>
+          )}
+          {listStatus !== "live" && listStatus !== "connecting" && (
+            <span class="error-text" role="alert">
+              {listStatus === "retrying" ? "session list: connection lost, reconnecting…" : "token refused"}
+            </span>
+          )}
+        </header>
+        <aside class="sidebar" id="sidebar" data-list-status={listStatus}>
+          <Inbox api={api} sessions={sessions} onOpen={select} />
+          <NewSessionForm
+            onCreate={async (body) => {
+              const created = await api.createSession(body);
+              setSessions((prev) => [...prev.filter((s) => s.id !== created.id), created]);
+              select(created.id);
+            }}
           />
-        </label>
-        <SessionList sessions={sessions} selected={selected} onSelect={select} query={query} />
-      </aside>
-      <main class="main">
-        {selected === undefined ? (
-          <p class="meta">Pick a session or start one.</p>
-        ) : (
-          <SessionView
-            key={selected}
-            api={api}
-            sessionId={selected}
-            summary={summary}
-            onUnauthorized={unauthorized}
+          <label class="search">
+            Search sessions
+            <input
+              type="search"
+              value={query}
+              placeholder="title, provider, folder…"
+              onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
+            />
+          </label>
+          {archiving && (
+            <label class="choice">
+              <input
+                type="checkbox"
+                checked={showArchived}
+                onChange={(e) => setShowArchived((e.target as HTMLInputElement).checked)}
+              />{" "}
+              Show archived
+            </label>
+          )}
+          <SessionList
+            sessions={listed}
+            selected={selected}
+            onSelect={select}
+            query={query}
+            {...(found === undefined ? {} : { found })}
           />
-        )}
-      </main>
-    </div>
+        </aside>
+        <main class="main">
+          {showAgents ? (
+            <AgentsView api={api} onClose={() => setShowAgents(false)} />
+          ) : selected === undefined ? (
+            <p class="meta">Pick a session or start one.</p>
+          ) : (
+            <SessionView
+              key={selected}
+              api={api}
+              sessionId={selected}
+              summary={summary}
+              onUnauthorized={unauthorized}
+              capabilities={capabilities}
+              onOpen={select}
+              onDeleted={() => {
+                setSessions((prev) => prev.filter((s) => s.id !== selected));
+                history.replaceState(null, "", location.pathname);
+                setSelected(undefined);
+              }}
+            />
+          )}
+        </main>
+      </div>
+    </RoutesContext.Provider>
   );
 }

@@ -1,4 +1,5 @@
 import type { SessionSummary } from "../../../src/api/schemas.js";
+import type { SummaryExtras } from "../command-surface.js";
 import { dateTime } from "../format.js";
 
 interface SessionListProps {
@@ -7,6 +8,8 @@ interface SessionListProps {
   onSelect: (id: string) => void;
   /** Words the list is narrowed to (every word in the title, provider, cwd, state or id). */
   query?: string;
+  /** Sessions the server's search matched (prompts too): shown beside the ones the words match here. */
+  found?: ReadonlySet<string>;
 }
 
 function matches(session: SessionSummary, words: string[]): boolean {
@@ -19,10 +22,11 @@ function matches(session: SessionSummary, words: string[]): boolean {
 }
 
 /** Every session of the server, newest activity first, each with its state, open requests and dates. */
-export function SessionList({ sessions, selected, onSelect, query = "" }: SessionListProps) {
+export function SessionList({ sessions, selected, onSelect, query = "", found }: SessionListProps) {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const titles = new Map(sessions.map((s) => [s.id, s.title ?? s.id]));
   const shown = sessions
-    .filter((s) => matches(s, words))
+    .filter((s) => matches(s, words) || found?.has(s.id) === true)
     .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
   return (
     <nav class="sessions" aria-label="Sessions">
@@ -51,6 +55,13 @@ export function SessionList({ sessions, selected, onSelect, query = "" }: Sessio
                 {s.origin === "import" && <span class="badge">history</span>}
               </span>
               <span class="session-title">{s.title ?? s.id}</span>
+              {(s as SummaryExtras).parentId !== undefined && (
+                <span class="meta forked-from" data-parent-id={(s as SummaryExtras).parentId}>
+                  forked from{" "}
+                  {titles.get((s as SummaryExtras).parentId as string) ?? (s as SummaryExtras).parentId}
+                </span>
+              )}
+              {(s as SummaryExtras).archived === true && <span class="badge">archived</span>}
               <span class="meta session-dates">
                 started <time dateTime={s.createdAt}>{dateTime(s.createdAt)}</time> · last{" "}
                 <time dateTime={s.updatedAt}>{dateTime(s.updatedAt)}</time>
