@@ -44,7 +44,7 @@ export function readRoutes(doc: unknown): ServerRoutes {
 /** The document with the token: DESIGN.md §9 leaves it open, a server may still ask for the token. */
 export async function fetchRoutes(baseUrl: string, headers: Record<string, string>): Promise<ServerRoutes> {
   try {
-    const response = await fetch(`${baseUrl}/v1/openapi.json`, { cache: "no-store", headers });
+    const response = await fetch(`${baseUrl}/v1/openapi.json`, { headers });
     return response.ok ? readRoutes(await response.json()) : NO_ROUTES;
   } catch {
     return NO_ROUTES;
