@@ -1,7 +1,13 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServeProcess } from "../server/support/serve-process.js";
-import { launchChromium, screenshot, type WatchedPage, watchedPage } from "./support/browser.js";
+import {
+  docsScreenshot,
+  launchChromium,
+  screenshot,
+  type WatchedPage,
+  watchedPage,
+} from "./support/browser.js";
 import { liveServeDirs, prompt, startSession, turnEnd } from "./support/live-page.js";
 
 /** The inspector as a daily tool at 1440 px: the pane that scrolls on its own, the live list, the inbox. */
@@ -127,6 +133,7 @@ describe("the inspector at 1440 px", () => {
     }
     await expect.poll(() => page.title()).toMatch(/^\(2\) /);
     await screenshot(page, "daily-3-inbox-two-sessions", false);
+    await docsScreenshot(page, "inspector");
     for (const id of [codex, claude]) {
       const entry = inbox.locator(`.inbox-session[data-session-id="${id}"]`);
       await entry.getByRole("button", { name: "Accept", exact: true }).click();

@@ -1,10 +1,8 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import type { ServeProcess } from "../server/support/serve-process.js";
-import { launchChromium, REPO, screenshot, type WatchedPage, watchedPage } from "./support/browser.js";
+import { launchChromium, screenshot, type WatchedPage, watchedPage } from "./support/browser.js";
 import { liveServeDirs, prompt, startSession, turnEnd } from "./support/live-page.js";
 import { TcpProxy } from "./support/tcp-proxy.js";
 
@@ -92,10 +90,6 @@ describe("the inspector against serve --mock", () => {
     const card = page.locator(".session .request-card");
     await card.waitFor({ timeout: 60_000 });
     await expect(card.locator("h3").textContent()).resolves.toBe("Run this command?");
-    if (process.env.UPDATE_SCREENSHOTS === "1") {
-      mkdirSync(join(REPO, "docs/images"), { recursive: true });
-      await page.screenshot({ path: join(REPO, "docs/images/inspector.png") });
-    }
     await acceptCard(page, "live-codex-2-shell-approval");
     await expect(turnEnd(page, 2)).resolves.toBe("completed");
     const command = page

@@ -1,7 +1,13 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ServeProcess } from "../server/support/serve-process.js";
-import { launchChromium, screenshot, type WatchedPage, watchedPage } from "./support/browser.js";
+import {
+  docsScreenshot,
+  launchChromium,
+  screenshot,
+  type WatchedPage,
+  watchedPage,
+} from "./support/browser.js";
 import { liveServeDirs, prompt, startSession, turnEnd } from "./support/live-page.js";
 
 /** The inspector on a phone-sized screen (390 × 844): the open session first, the list in a drawer. */
@@ -53,6 +59,7 @@ it("at 390 px the open session's timeline and composer are on the first screen, 
     WIDTH,
   );
   await screenshot(page, "narrow-1-session-first", false);
+  await docsScreenshot(page, "inspector-390");
   // the drawer: its toggle counts what waits, the inbox answers it in place
   await expect(drawerToggle(page).textContent()).resolves.toBe("Sessions1");
   await drawerToggle(page).click();
