@@ -8,6 +8,7 @@ import {
   type WatchedPage,
   watchedPage,
 } from "./support/browser.js";
+import { lowContrastTexts } from "./support/contrast.js";
 import { liveServeDirs, prompt, startSession, turnEnd } from "./support/live-page.js";
 
 /** The inspector as a daily tool at 1440 px: the pane that scrolls on its own, the live list, the inbox. */
@@ -134,6 +135,7 @@ describe("the inspector at 1440 px", () => {
     await expect.poll(() => page.title()).toMatch(/^\(2\) /);
     await screenshot(page, "daily-3-inbox-two-sessions", false);
     await docsScreenshot(page, "inspector");
+    await expect(lowContrastTexts(page)).resolves.toEqual([]);
     for (const id of [codex, claude]) {
       const entry = inbox.locator(`.inbox-session[data-session-id="${id}"]`);
       await entry.getByRole("button", { name: "Accept", exact: true }).click();
@@ -164,10 +166,22 @@ describe("the inspector at 1440 px", () => {
     );
     await page.getByLabel("Search sessions").fill("");
     await expect.poll(() => buttons.count()).toBe(3);
+    // the lowest entry of a scrolled list: its session opens at the top of the window, the page unscrolled
+    const last = buttons.last();
+    const id = await last.getAttribute("data-session-id");
+    await page.locator(".sidebar").evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await last.click();
+    await page.locator(`.session[data-session-id="${id}"]`).waitFor();
+    const pane = await page.locator(".session-scroll").boundingBox();
+    expect(pane !== null && pane.y < 100).toBe(true);
+    await expect(page.evaluate<number>("window.scrollY")).resolves.toBe(0);
+    await expect(inViewport(page, ".composer")).resolves.toBe(true);
   });
 
   it("an item's raw view shows its native records; choosing acp asks for the agent command", async () => {
     const { page } = watched;
+    await page.locator(".session-button", { has: page.locator("strong", { hasText: "codex" }) }).click();
+    await page.locator('.session[data-last-sequence] [data-item-type="command_execution"]').first().waitFor();
     const command = page.locator('[data-item-type="command_execution"]').first();
     await command.locator(".raw-events > summary").click();
     const record = command.locator(".raw-record").first();
