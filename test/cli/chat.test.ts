@@ -32,6 +32,22 @@ describe("chat on a terminal (pseudo-terminal, real codex app-server, mock model
     expect(readdirSync(cli.tmp).filter((name) => name.startsWith("provider-runtime-"))).toEqual([]);
   });
 
+  it("/model, /mode and /attach answer at the prompt: a usage, an unreadable file, and what the agent takes", async () => {
+    const cli = new CliProcess(CHAT, { tty: true });
+    await cli.waitFor("err", /you> /);
+    cli.type("/model\r");
+    await cli.waitFor("err", /usage: \/model NAME/);
+    cli.type("/attach /no/such/file.png\r");
+    await cli.waitFor("err", /cannot read \/no\/such\/file\.png/);
+    // never ignored: the image is attached where the agent takes images, refused by name where it does not
+    cli.type("/attach docs/images/inspector.png\r");
+    await cli.waitFor("err", /codex takes no image attachments|attached \S+inspector\.png \(image\)/);
+    cli.type("/mode plan\r");
+    await cli.waitFor("err", /codex cannot change its mode from here|mode: plan|cannot/);
+    cli.type("/quit\r");
+    expect(await cli.exited).toBe(0);
+  });
+
   it("Ctrl-C twice quits with 130, the session stopped cleanly", async () => {
     const cli = new CliProcess([...CHAT, "--json"], { tty: true });
     await cli.waitFor("err", /you> /);

@@ -1,15 +1,18 @@
 import { DRIVER_PROVIDERS } from "../../drivers/index.js";
 import { parseCommandArgs } from "../args.js";
 import { planSession, SESSION_FLAGS, SESSION_HELP } from "../session/agent-session.js";
+import { attachment, configure, type PathAttachment, turnInput } from "../session/chat-commands.js";
 import { LiveSession } from "../session/live-session.js";
 import { SIGNAL_EXIT_CODES } from "../session/stop-signals.js";
 import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "../usage.js";
 
 const HELP = `Usage: provider-runtime chat --provider ${DRIVER_PROVIDERS.join("|")} [options]
 
-An interactive multi-turn session on a terminal: type a prompt, watch the timeline, answer requests as they come
+An interactive multi-turn session on a terminal: type a prompt, read the conversation, answer requests as they come
 (one at a time).
   --verbose              every event as a timeline line (protocol events included), not the conversation
+  /model NAME, /mode NAME  change the agent's model or mode (where the agent can)
+  /attach PATH           send a file (an image or another file) with the next prompt (where the agent takes it)
   /interrupt             stop the running turn
   /quit                  end the session (exit 0); Ctrl-D at the prompt too
   Ctrl-C                 interrupts a running turn; twice in a row quits (exit 130)
@@ -55,6 +58,8 @@ class Chat {
   /** Ctrl-Cs in a row, with no line typed in between. */
   #ctrlC = 0;
   #quitting = false;
+  /** Files for the next turn (`/attach`). */
+  #attachments: PathAttachment[] = [];
   #finish: (code: number) => void = () => {};
   readonly #done = new Promise<number>((resolve) => {
     this.#finish = resolve;
@@ -96,8 +101,23 @@ class Chat {
       if (this.#running) this.#interrupt();
       else this.#say("no turn is running");
       this.#prompt();
+    } else if (/^\/(model|mode)(\s|$)/.test(input)) {
+      const [command, ...rest] = input.split(/\s+/);
+      const key = command === "/model" ? "model" : "mode";
+      void configure(this.#live.driver, key, rest.join(" ")).then((said) => {
+        this.#say(said);
+        this.#prompt();
+      });
+    } else if (/^\/attach(\s|$)/.test(input)) {
+      const added = attachment(this.#live.driver, input.slice("/attach".length).trim(), process.cwd());
+      if (typeof added === "string") this.#say(added);
+      else {
+        this.#attachments.push(added);
+        this.#say(`attached ${added.path} (${added.type}) to the next prompt`);
+      }
+      this.#prompt();
     } else if (input.startsWith("/")) {
-      this.#say(`unknown command ${input}: /interrupt or /quit`);
+      this.#say(`unknown command ${input}: /model, /mode, /attach, /interrupt or /quit`);
       this.#prompt();
     } else if (this.#running) {
       this.#say("a turn is running: wait for it, or /interrupt");
@@ -125,7 +145,9 @@ class Chat {
 
   #send(text: string): void {
     this.#running = true;
-    this.#live.driver.sendTurn({ text }).catch((error: unknown) => {
+    const attachments = this.#attachments;
+    this.#attachments = [];
+    this.#live.driver.sendTurn(turnInput(text, attachments)).catch((error: unknown) => {
       this.#say(`could not start the turn: ${messageOf(error)}`);
       this.#running = false;
       this.#prompt();
