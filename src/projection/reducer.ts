@@ -25,6 +25,7 @@ export class ThreadProjector {
   readonly #turns = new Map<string, TurnView>();
   readonly #items = new Map<string, ItemView>();
   readonly #requests = new Map<string, RequestView>();
+  readonly #usage = { turnTokens: 0, threadTokens: undefined as number | undefined, costBefore: 0, cost: 0 };
 
   constructor(view: ThreadView = emptyThreadView()) {
     this.view = view;
@@ -40,6 +41,9 @@ export class ThreadProjector {
     switch (event.type) {
       case "session.started":
         if (view.session.state === "unknown") view.session.state = "starting";
+        // a new agent process: a provider's running cost starts again from zero
+        this.#usage.costBefore += this.#usage.cost;
+        this.#usage.cost = 0;
         break;
       case "session.configured":
         Object.assign(view.config, event.payload.config);
@@ -66,6 +70,8 @@ export class ThreadProjector {
         break;
       case "thread.token-usage.updated":
         view.tokenUsage = event.payload.usage;
+        this.#usage.threadTokens = event.payload.usage.total.totalTokens ?? this.#usage.threadTokens;
+        this.#updateTotals();
         break;
       case "turn.started":
         this.#startTurn(event);
@@ -79,6 +85,9 @@ export class ThreadProjector {
         if (event.payload.errorMessage !== undefined) turn.errorMessage = event.payload.errorMessage;
         if (event.payload.usage !== undefined) turn.usage = event.payload.usage;
         if (event.payload.totalCostUsd !== undefined) turn.totalCostUsd = event.payload.totalCostUsd;
+        if (event.payload.usage !== undefined) this.#usage.turnTokens += event.payload.usage.totalTokens ?? 0;
+        if (event.payload.totalCostUsd !== undefined) this.#usage.cost = event.payload.totalCostUsd;
+        this.#updateTotals();
         break;
       }
       case "turn.aborted": {
@@ -161,6 +170,17 @@ export class ThreadProjector {
       default:
         break;
     }
+  }
+
+  #updateTotals(): void {
+    const usage = this.#usage;
+    const tokens = usage.threadTokens ?? (usage.turnTokens > 0 ? usage.turnTokens : undefined);
+    const cost = usage.costBefore + usage.cost;
+    if (tokens === undefined && cost === 0) return;
+    this.view.totals = {
+      ...(tokens === undefined ? {} : { tokens }),
+      ...(cost === 0 ? {} : { costUsd: cost }),
+    };
   }
 
   #startTurn(event: Extract<RuntimeEvent, { type: "turn.started" }>): void {

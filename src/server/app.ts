@@ -14,6 +14,7 @@ import { mountOpenApiDocument } from "./openapi-document.js";
 import { loopbackHostOnly, securityHeaders } from "./request-guards.js";
 import { healthRoute } from "./routes.js";
 import { COMMAND_ERROR_STATUS, SessionCommandError, type SessionCommands } from "./session-commands.js";
+import { SessionFeed } from "./session-feed.js";
 import { mountSessionRoutes } from "./session-routes.js";
 import { StreamTickets, ticketOr } from "./stream-tickets.js";
 
@@ -32,6 +33,8 @@ export interface ServerAppOptions {
   heartbeatMs?: number;
   /** Bound to loopback: answer only requests whose `Host` is a loopback name (DNS rebinding). */
   loopbackOnly?: boolean;
+  /** The session list's changes; default one that finds them by rescanning the registry. */
+  feed?: SessionFeed;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -84,7 +87,7 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
   const limitBody = bodySizeLimit(maxSize, tooLarge(maxSize));
   const limitTurnBody = turnBodyLimit(maxSize, tooLarge);
   app.use("/v1/*", (c, next) => (isTurnsPath(c.req.path) ? limitTurnBody(c, next) : limitBody(c, next)));
-  mountSessionRoutes(app, options);
+  mountSessionRoutes(app, { ...options, feed: options.feed ?? new SessionFeed(options.store) });
   mountEventRoutes(app, { ...options, tickets });
   mountControlRoutes(app, options);
   mountInspector(app, options.inspectorDir);

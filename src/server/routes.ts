@@ -68,9 +68,28 @@ export const listSessionsRoute = apiRoute({
   method: "get",
   path: "/v1/sessions",
   operationId: "listSessions",
-  summary: "Every session of the registry.",
+  summary: "Every session of the registry, or (as SSE) the list and its changes.",
+  description:
+    "With `Accept: text/event-stream` an SSE stream of the list: `event: snapshot` (`{sessions}`), then " +
+    "`event: session` (a session's new summary) at each change of its state, title, open requests or last " +
+    "sequence, and `event: removed` (`{id}`), a heartbeat comment every 15 s.",
   security: BEARER,
-  responses: { 200: json(SessionList, "The sessions."), 401: errorBody("No valid bearer token.") },
+  responses: {
+    200: {
+      content: {
+        ...json(SessionList, "The sessions.").content,
+        "text/event-stream": {
+          schema: z
+            .string()
+            .describe(
+              "`event: snapshot` with `{sessions}`, then `event: session` and `event: removed` messages.",
+            ),
+        },
+      },
+      description: "The sessions, or their stream.",
+    },
+    401: errorBody("No valid bearer token."),
+  },
 });
 
 export const getSessionRoute = apiRoute({

@@ -3,6 +3,7 @@ import type { ItemView } from "../../../src/projection/thread-view.js";
 import { duration, num, printJson, str } from "../format.js";
 import type { LiveThread } from "../live-thread.js";
 import { Block, Diff } from "./Diff.js";
+import { RawEvents } from "./RawEvents.js";
 
 /** Nesting deeper than this is not drawn (a parentItemId cycle would otherwise never end). */
 const MAX_DEPTH = 8;
@@ -55,6 +56,7 @@ export class ItemCard extends Component<ItemProps> {
           {item.status === "inProgress" && <span class="badge running">running</span>}
           {item.status === "failed" && <span class="badge failed">failed</span>}
           {item.status === "declined" && <span class="badge failed">declined</span>}
+          <RawEvents sequences={thread.sequencesOf(item.itemId)} label="Raw" />
         </header>
         <ItemBody item={item} />
         {children.length > 0 && (

@@ -3,7 +3,9 @@ import type { RequestView, TurnView } from "../../../src/projection/thread-view.
 import { count, time } from "../format.js";
 import type { LiveThread } from "../live-thread.js";
 import { requestNoun } from "../request-options.js";
+import { ForkButton } from "./ForkButton.js";
 import { ItemCard } from "./ItemCard.js";
+import { RawEvents } from "./RawEvents.js";
 
 /**
  * The thread as turns of items; resolved requests are noted where they happened. `turnLimit` draws only the
@@ -77,6 +79,8 @@ class TurnSection extends Component<TurnProps> {
             Turn {turn.state}
             {turn.usage?.totalTokens !== undefined && <> · {count(turn.usage.totalTokens)} tokens</>}
             {turn.totalCostUsd !== undefined && <> · ${turn.totalCostUsd.toFixed(4)}</>}
+            <ForkButton turnId={turn.turnId} />
+            <RawEvents sequences={thread.sequencesOf(turn.turnId)} label="Raw" />
           </footer>
         )}
       </section>

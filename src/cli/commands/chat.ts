@@ -9,17 +9,19 @@ import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "../usage.js";
 
 const HELP = `Usage: provider-runtime chat --provider ${DRIVER_PROVIDERS.join("|")} [options]
 
-An interactive multi-turn session on a terminal: type a prompt, watch the timeline, answer requests as they come
+An interactive multi-turn session on a terminal: type a prompt, read the conversation, answer requests as they come
 (one at a time).
+  --verbose              every event as a timeline line (protocol events included), not the conversation
   /interrupt             stop the running turn
   /quit                  end the session (exit 0); Ctrl-D at the prompt too
   Ctrl-C                 interrupts a running turn; twice in a row quits (exit 130)
 ${CHAT_COMMANDS_HELP}${SESSION_HELP}`;
 
 const PROMPT = "you> ";
+const CHAT_FLAGS = { ...SESSION_FLAGS, verbose: { type: "boolean" } } as const;
 
 export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, SESSION_FLAGS);
+  const { values, positionals } = parseCommandArgs(argv, CHAT_FLAGS);
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT_OK;
@@ -35,6 +37,7 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
       plan,
       io,
       json: values.json === true,
+      conversation: values.verbose !== true,
       readStdin: true,
       onLine: (text) => chat?.line(text),
       onInterrupt: (atPrompt) => chat?.ctrlC(atPrompt),
@@ -135,10 +138,13 @@ class Chat {
       if (parsed.path === undefined) this.#say("usage: /attach PATH");
       else {
         const attachment = attachmentFor(parsed.path, process.cwd());
-        this.#attachments.push(attachment);
-        this.#say(
-          `attached ${"path" in attachment ? attachment.path : "data"} (${attachment.type}) to the next prompt`,
-        );
+        if (typeof attachment === "string") this.#say(attachment);
+        else {
+          this.#attachments.push(attachment);
+          this.#say(
+            `attached ${"path" in attachment ? attachment.path : "data"} (${attachment.type}) to the next prompt`,
+          );
+        }
       }
       this.#prompt();
     } else if (parsed.kind === "queue" && this.#running) {
