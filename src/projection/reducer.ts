@@ -70,7 +70,7 @@ export class ThreadProjector {
         break;
       case "thread.token-usage.updated":
         view.tokenUsage = event.payload.usage;
-        this.#usage.threadTokens = event.payload.usage.total.totalTokens ?? this.#usage.threadTokens;
+        this.#usage.threadTokens = amount(event.payload.usage.total.totalTokens) ?? this.#usage.threadTokens;
         this.#updateTotals();
         break;
       case "turn.started":
@@ -85,8 +85,8 @@ export class ThreadProjector {
         if (event.payload.errorMessage !== undefined) turn.errorMessage = event.payload.errorMessage;
         if (event.payload.usage !== undefined) turn.usage = event.payload.usage;
         if (event.payload.totalCostUsd !== undefined) turn.totalCostUsd = event.payload.totalCostUsd;
-        if (event.payload.usage !== undefined) this.#usage.turnTokens += event.payload.usage.totalTokens ?? 0;
-        if (event.payload.totalCostUsd !== undefined) this.#usage.cost = event.payload.totalCostUsd;
+        this.#usage.turnTokens += amount(event.payload.usage?.totalTokens) ?? 0;
+        this.#usage.cost = amount(event.payload.totalCostUsd) ?? this.#usage.cost;
         this.#updateTotals();
         break;
       }
@@ -264,4 +264,9 @@ export function projectEvents(events: Iterable<RuntimeEvent>): ThreadView {
   const projector = new ThreadProjector();
   for (const event of events) projector.apply(event);
   return projector.view;
+}
+
+/** A count or a cost that can be added up: a finite number, never a string an odd writer stored (no "0" + "1"). */
+function amount(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { SessionSummary } from "../../../src/api/schemas.js";
 import type { RequestView } from "../../../src/projection/thread-view.js";
 import type { InspectorApi } from "../api.js";
+import { Guard } from "./Guard.js";
 import { RequestCard } from "./RequestCard.js";
 
 interface Waiting {
@@ -67,13 +68,14 @@ export function Inbox({
             {session.provider} · {session.title ?? session.id}
           </button>
           {requests.map((request) => (
-            <RequestCard
-              key={request.requestId}
-              request={request}
-              onRespond={async (body) => {
-                await api.respond(session.id, request.requestId, body);
-              }}
-            />
+            <Guard key={request.requestId} what="request">
+              <RequestCard
+                request={request}
+                onRespond={async (body) => {
+                  await api.respond(session.id, request.requestId, body);
+                }}
+              />
+            </Guard>
           ))}
         </div>
       ))}

@@ -3,6 +3,7 @@ import type { ItemView } from "../../../src/projection/thread-view.js";
 import { duration, num, printJson, str } from "../format.js";
 import type { LiveThread } from "../live-thread.js";
 import { Block, Diff } from "./Diff.js";
+import { Guard } from "./Guard.js";
 import { RawEvents } from "./RawEvents.js";
 
 /** Nesting deeper than this is not drawn (a parentItemId cycle would otherwise never end). */
@@ -62,19 +63,23 @@ export class ItemCard extends Component<ItemProps> {
         {children.length > 0 && (
           <section class="nested" aria-label="Nested activity">
             {children.map((child) => (
-              <ItemCard
-                key={child.itemId}
-                item={child}
-                thread={thread}
-                version={thread.itemVersion(child.itemId)}
-                depth={depth + 1}
-              />
+              <GuardedItem key={child.itemId} item={child} thread={thread} depth={depth + 1} />
             ))}
           </section>
         )}
       </article>
     );
   }
+}
+
+/** An item drawn inside its own error boundary: one that cannot be drawn leaves the others be. */
+export function GuardedItem({ item, thread, depth }: { item: ItemView; thread: LiveThread; depth: number }) {
+  const version = thread.itemVersion(item.itemId);
+  return (
+    <Guard what="item" resetKey={version}>
+      <ItemCard item={item} thread={thread} version={version} depth={depth} />
+    </Guard>
+  );
 }
 
 function itemText(item: ItemView): string {

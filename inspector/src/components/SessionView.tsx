@@ -10,6 +10,7 @@ import { LiveThread } from "../live-thread.js";
 import { RoutesContext } from "../routes-context.js";
 import { type TurnActions, TurnActionsContext } from "../turn-actions.js";
 import { Composer } from "./Composer.js";
+import { Guard } from "./Guard.js";
 import { RequestCard } from "./RequestCard.js";
 import { SessionControls } from "./SessionControls.js";
 import { SessionSummaryPanel } from "./SessionSummaryPanel.js";
@@ -110,7 +111,9 @@ export function SessionView({
               {STATUS_TEXT[status]}
               {readOnly && " · read-only history"}
             </p>
-            <SessionSummaryPanel view={view} title={summary?.title} createdAt={summary?.createdAt} />
+            <Guard what="summary" resetKey={version}>
+              <SessionSummaryPanel view={view} title={summary?.title} createdAt={summary?.createdAt} />
+            </Guard>
             {summary !== undefined && (
               <SessionControls
                 api={api}
@@ -132,17 +135,18 @@ export function SessionView({
             {open.length > 0 && (
               <section class="open-requests" aria-label="Open requests">
                 {open.map((request) => (
-                  <RequestCard
-                    key={request.requestId}
-                    request={request}
-                    onRespond={
-                      readOnly
-                        ? undefined
-                        : async (body) => {
-                            await api.respond(sessionId, request.requestId, body);
-                          }
-                    }
-                  />
+                  <Guard key={request.requestId} what="request">
+                    <RequestCard
+                      request={request}
+                      onRespond={
+                        readOnly
+                          ? undefined
+                          : async (body) => {
+                              await api.respond(sessionId, request.requestId, body);
+                            }
+                      }
+                    />
+                  </Guard>
                 ))}
               </section>
             )}

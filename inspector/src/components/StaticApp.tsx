@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import type { RuntimeEvent } from "../../../src/contracts/events.js";
 import { EventLoaderContext } from "../event-loader.js";
 import { LiveThread } from "../live-thread.js";
+import { Guard } from "./Guard.js";
 import { RequestCard } from "./RequestCard.js";
 import { SessionSummaryPanel } from "./SessionSummaryPanel.js";
 import { Timeline } from "./Timeline.js";
@@ -43,7 +44,9 @@ export function StaticApp({ events }: { events: readonly RuntimeEvent[] }) {
         </header>
         <main class="main">
           <div class="session" data-last-sequence={complete ? thread.lastSequence : undefined}>
-            <SessionSummaryPanel view={thread.view} />
+            <Guard what="summary" resetKey={thread.version}>
+              <SessionSummaryPanel view={thread.view} />
+            </Guard>
             <Timeline thread={thread} version={thread.version} turnLimit={shown} />
             {!complete && (
               <p class="meta" role="status">
@@ -53,7 +56,9 @@ export function StaticApp({ events }: { events: readonly RuntimeEvent[] }) {
             {open.length > 0 && (
               <section class="open-requests" aria-label="Requests left open">
                 {open.map((request) => (
-                  <RequestCard key={request.requestId} request={request} />
+                  <Guard key={request.requestId} what="request">
+                    <RequestCard request={request} />
+                  </Guard>
                 ))}
               </section>
             )}
