@@ -39,6 +39,12 @@ it("finds the routes, body fields and query parameters the document has, and onl
   expect(routes.has("post", "/v1/sessions/{id}/not-a-route")).toBe(false);
   expect(routes.bodyHas("post", "/v1/sessions/{id}/turns", "text")).toBe(true);
   expect(routes.bodyHas("post", "/v1/sessions/{id}/turns", "no-such-field")).toBe(false);
+  // the command surface's fields ([control]): the page's pickers, attach and Steer/Queue light up on these
+  for (const field of ["model", "mode", "effort"])
+    expect(routes.bodyHas("patch", "/v1/sessions/{id}", field)).toBe(true);
+  for (const field of ["attachments", "delivery"])
+    expect(routes.bodyHas("post", "/v1/sessions/{id}/turns", field)).toBe(true);
+  expect(routes.has("get", "/v1/agents")).toBe(true);
   expect(routes.queryHas("get", "/v1/sessions/{id}/events", "after")).toBe(true);
   expect(routes.queryHas("get", "/v1/sessions/{id}/events", "no-such-parameter")).toBe(false);
   expect(readRoutes("not a document").has("get", "/v1/sessions")).toBe(false);

@@ -31,9 +31,10 @@ export function SessionControls({
 }: SessionControlsProps) {
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const canPatch = routes.has("patch", SESSION);
+  // each control only where the PATCH body takes its field: [control] brings the settings, [sessions] title and archived
+  const canPatch = (field: string) => routes.bodyHas("patch", SESSION, field);
   const canPurge = routes.queryHas("delete", SESSION, "purge");
-  if (!canPatch && !canPurge) return null;
+  if (!["model", "mode", "effort", "title", "archived"].some(canPatch) && !canPurge) return null;
   const readOnly = summary.origin === "import";
   const run = async (action: () => Promise<unknown>) => {
     setBusy(true);
@@ -49,7 +50,7 @@ export function SessionControls({
   const patch = (body: SessionPatchBody) => run(() => api.configure(summary.id, body));
   return (
     <section class="session-controls" aria-label="Session settings">
-      {canPatch && !readOnly && capabilities?.setModel !== false && (
+      {canPatch("model") && !readOnly && capabilities?.setModel !== false && (
         <Picker
           label="Model"
           value={currentModel ?? summary.model ?? ""}
@@ -58,7 +59,7 @@ export function SessionControls({
           onPick={(model) => patch({ model })}
         />
       )}
-      {canPatch && !readOnly && capabilities?.setMode !== false && (
+      {canPatch("mode") && !readOnly && capabilities?.setMode !== false && (
         <Picker
           label="Mode"
           value=""
@@ -71,7 +72,7 @@ export function SessionControls({
           onPick={(mode) => patch({ mode })}
         />
       )}
-      {canPatch && !readOnly && capabilities?.effort !== false && (
+      {canPatch("effort") && !readOnly && capabilities?.effort !== false && (
         <Picker
           label="Effort"
           value=""
@@ -80,10 +81,10 @@ export function SessionControls({
           onPick={(effort) => patch({ effort: effort as SessionPatchBody["effort"] })}
         />
       )}
-      {canPatch && (
+      {canPatch("title") && (
         <Rename title={summary.title ?? ""} disabled={busy} onRename={(title) => patch({ title })} />
       )}
-      {canPatch && (
+      {canPatch("archived") && (
         <button
           type="button"
           disabled={busy}
@@ -143,7 +144,12 @@ function Picker({
       >
         <label>
           {label}
-          <input type="text" value={typed} onInput={(e) => setTyped((e.target as HTMLInputElement).value)} />
+          <input
+            type="text"
+            aria-label={label}
+            value={typed}
+            onInput={(e) => setTyped((e.target as HTMLInputElement).value)}
+          />
         </label>
         <button type="submit" disabled={disabled || !typed.trim()}>
           Set
@@ -155,6 +161,7 @@ function Picker({
     <label class="picker">
       {label}
       <select
+        aria-label={label}
         value={value}
         disabled={disabled}
         onChange={(e) => {
