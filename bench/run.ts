@@ -2,12 +2,16 @@
 // run, peak memory, `normalize` over a 1 GB file as a whole process, the live per-event overhead, the store and the
 // session server (`--big-only`, `--store-only`, `--import-only`, `--server-only` run one section; `--no-big`,
 // `--no-store`, `--no-import`, `--no-server` skip one).
+import { existsSync } from "node:fs";
 import { MAPPER_DEFINITIONS } from "../src/mappers/registry.js";
+import { NATS_SERVER_BIN } from "../test/cluster/support/nats-server.js";
 import { buildCli, normalizeProcess, removeFile, writeBigTranscript } from "./big-file.js";
 import { CORPUS_MAX_CHARS, fixtureLines, repeatedCorpus } from "./fixture-corpus.js";
 import { importBench } from "./import-history.js";
+import { jetStreamListBench } from "./jetstream-list.js";
 import { liveLatency } from "./live-latency.js";
 import { formatServerBench, serverBenchesFromEnv } from "./server-section.js";
+import { sessionListBench } from "./session-list.js";
 import { storeBench } from "./store.js";
 import { floor, normalization, parseAndWriteOnly, retainedState, type Throughput } from "./throughput.js";
 
@@ -29,7 +33,8 @@ const bigOnly = args.has("--big-only");
 const storeOnly = args.has("--store-only");
 const importOnly = args.has("--import-only");
 const serverOnly = args.has("--server-only");
-const only = bigOnly || storeOnly || importOnly || serverOnly;
+const listOnly = args.has("--list-only");
+const only = bigOnly || storeOnly || importOnly || serverOnly || listOnly;
 const tableDefinitions = MAPPER_DEFINITIONS.filter(
   (d) => !only && (tableSources === undefined || tableSources.includes(d.source)),
 );
@@ -100,6 +105,41 @@ if ((!only || storeOnly) && !args.has("--no-store")) {
       `  synchronous=${synchronous.padEnd(6)} append ${fmt(run.appendPerSecond).padStart(8)} events/s (${fmt(run.commits)} commits)  insert ${fmt(run.insertPerSecond).padStart(8)} rows/s  ratio ${(run.appendPerSecond / run.insertPerSecond).toFixed(2)}x  stored ${run.smaller.toFixed(2)}x smaller than raw inline`,
     );
   }
+}
+
+if ((!only || listOnly) && !args.has("--no-list")) {
+  // BENCH_LIST_SESSIONS / BENCH_LIST_PROMPTS: a smaller registry for a quick run
+  const sessions = Number(process.env.BENCH_LIST_SESSIONS ?? 10_000);
+  const prompts = Number(process.env.BENCH_LIST_PROMPTS ?? 100_000);
+  const run = await sessionListBench(
+    sessions,
+    Math.max(1, Math.round(prompts / sessions)),
+    Math.max(5, TRIALS),
+  );
+  out(
+    `\nsession list and search (SQLite + FTS5): ${fmt(run.sessions)} sessions, ${fmt(run.prompts)} prompts, against a plain query of the same rows:`,
+  );
+  for (const row of run.rows)
+    out(
+      `  ${row.name.padEnd(24)} ours ${row.oursMs.toFixed(3).padStart(8)} ms  plain ${row.plainMs.toFixed(3).padStart(8)} ms  ratio ${(row.oursMs / row.plainMs).toFixed(2)}x  (${row.found} found)`,
+    );
+  out(`  heap after: ${run.heapMB.toFixed(0)} MB`);
+  if (existsSync(NATS_SERVER_BIN)) {
+    // the registry keeps a session's last prompts in its record (64 at most), so the same words are found
+    const js = await jetStreamListBench(
+      sessions,
+      Math.min(64, Math.max(1, Math.round(prompts / sessions))),
+      3,
+    );
+    out(
+      `session list and search (JetStream registry, nats-server -js): ${fmt(js.sessions)} sessions, ${fmt(js.prompts)} prompts, against one registry read (${js.getMs.toFixed(3)} ms):`,
+    );
+    for (const row of js.rows)
+      out(
+        `  ${row.name.padEnd(24)} ${row.ms.toFixed(1).padStart(8)} ms = ${fmt(row.ms / js.getMs)} registry reads  (${row.found} found)`,
+      );
+    out(`  heap after: ${js.heapMB.toFixed(0)} MB`);
+  } else out(`  (JetStream: no ${NATS_SERVER_BIN}; apt-get install nats-server)`);
 }
 
 if ((!only || bigOnly) && !args.has("--no-big")) {

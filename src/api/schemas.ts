@@ -44,10 +44,15 @@ export const SessionSummary = z.object({
   model: z.string().optional(),
   title: z.string().optional().describe("The first prompt, shortened."),
   exited: z.boolean().describe("The agent has exited; a new turn resumes it natively."),
+  parentId: z.string().optional().describe("A fork: the session it was forked from."),
+  archived: z.boolean().optional().describe("True when archived: left out of lists unless asked for."),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 
-export const SessionList = z.object({ sessions: z.array(SessionSummary) });
+export const SessionList = z.object({
+  sessions: z.array(SessionSummary),
+  next: z.string().optional().describe("The `cursor` of the next page; absent on the last page."),
+});
 export type SessionList = z.infer<typeof SessionList>;
 
 /** `raw=0`: leave the native records out of an answer (the store keeps them). */

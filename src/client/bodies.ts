@@ -48,4 +48,12 @@ export function sessionListOf(json: unknown): SessionSummary[] | undefined {
   return sessions.every((s) => s !== undefined) ? (sessions as SessionSummary[]) : undefined;
 }
 
+export function sessionPageOf(json: unknown): { sessions: SessionSummary[]; next?: string } | undefined {
+  const sessions = sessionListOf(json);
+  if (sessions === undefined || !isObject(json)) return undefined;
+  const next = json.next;
+  if (next !== undefined && next !== null && typeof next !== "string") return undefined;
+  return typeof next === "string" ? { sessions, next } : { sessions };
+}
+
 export { isCount, isObject };

@@ -20,6 +20,8 @@ export {
   type RemoteDriverOptions,
   type RemoteEventsPage,
   type RemoteSessionDetail,
+  type SessionListFilter,
+  type SessionListPage,
 } from "./remote-client.js";
 export { RemoteSession, type RemoteSessionOptions, type SessionApi } from "./remote-session.js";
 export type { FetchLike, TransportOptions } from "./transport.js";

@@ -1,9 +1,18 @@
 import type { SessionSettingsBody } from "../api/control-schemas.js";
 import type { CreateSessionBody, Health, RespondBody, SessionSummary, TurnBody } from "../api/schemas.js";
+import type { ForkBody, SessionAdminPatch } from "../api/session-admin-schemas.js";
 import type { AgentInfo, DriverProvider } from "../contracts/driver.js";
 import type { RuntimeEvent } from "../contracts/events.js";
 import type { ThreadView } from "../projection/thread-view.js";
-import { healthOf, isCount, isObject, PAGE_LIMIT, sessionListOf, sessionSummaryOf } from "./bodies.js";
+import {
+  healthOf,
+  isCount,
+  isObject,
+  PAGE_LIMIT,
+  sessionListOf,
+  sessionPageOf,
+  sessionSummaryOf,
+} from "./bodies.js";
 import { type FollowOptions, followEvents } from "./event-follower.js";
 import { RemoteSession, type RemoteSessionOptions } from "./remote-session.js";
 import { checkedEvent } from "./stream-event.js";
@@ -21,6 +30,23 @@ export interface RemoteSessionDetail {
 export interface RemoteEventsPage {
   events: RuntimeEvent[];
   next: number;
+}
+
+/** The filters of `GET /v1/sessions` (DESIGN.md §9). */
+export interface SessionListFilter {
+  q?: string;
+  provider?: string;
+  state?: SessionSummary["state"];
+  /** True: the archived sessions only. */
+  archived?: boolean;
+  limit?: number;
+  cursor?: string;
+}
+
+/** One page of the list; `next` is the cursor of the following page, absent on the last. */
+export interface SessionListPage {
+  sessions: SessionSummary[];
+  next?: string;
 }
 
 /** What a remote session is created with: the body of `POST /v1/sessions` without the provider. */
@@ -53,9 +79,35 @@ export class RemoteClient {
     return this.#http.call("POST", "/v1/sessions", [200, 201], sessionSummaryOf, body);
   }
 
-  /** `GET /v1/sessions`. */
+  /** `GET /v1/sessions`: the first page of the (unarchived) sessions, newest first. */
   listSessions(): Promise<SessionSummary[]> {
     return this.#http.call("GET", "/v1/sessions", [200], sessionListOf);
+  }
+
+  /** `GET /v1/sessions?q=&provider=&state=&archived=&limit=&cursor=`: one page, newest first. */
+  list(filter: SessionListFilter = {}): Promise<SessionListPage> {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(filter)) {
+      if (value === undefined) continue;
+      query.set(key, typeof value === "boolean" ? (value ? "1" : "0") : String(value));
+    }
+    const search = query.size === 0 ? "" : `?${query.toString()}`;
+    return this.#http.call("GET", `/v1/sessions${search}`, [200], sessionPageOf);
+  }
+
+  /** `POST /v1/sessions/:id/fork`: 400 for an unknown turn, 422 where the provider cannot fork. */
+  fork(id: string, body: ForkBody = {}): Promise<SessionSummary> {
+    return this.#http.call("POST", `${sessionPath(id)}/fork`, [200, 201], sessionSummaryOf, body);
+  }
+
+  /** `PATCH /v1/sessions/:id`: a title, archived or not. */
+  update(id: string, body: SessionAdminPatch): Promise<SessionSummary> {
+    return this.#http.call("PATCH", sessionPath(id), [200], sessionSummaryOf, body);
+  }
+
+  /** `DELETE /v1/sessions/:id?purge=1`: stops the agent and removes the session for good (404 afterwards). */
+  async purge(id: string): Promise<void> {
+    await this.#http.call("DELETE", `${sessionPath(id)}?purge=1`, [200, 202, 204], accepted);
   }
 
   /** `GET /v1/sessions/:id`: 404 for an unknown id. */

@@ -1,14 +1,17 @@
 import type { SessionSettingsBody } from "../api/control-schemas.js";
-import type { RespondBody, TurnBody } from "../api/schemas.js";
+import type { RespondBody, SessionSummary, TurnBody } from "../api/schemas.js";
+import type { ForkBody } from "../api/session-admin-schemas.js";
 import {
   type AgentInfo,
   type DriverCapabilities,
   type DriverProvider,
+  type ForkOptions,
   type RequestResponse,
   type RuntimeDriver,
   type SessionSettings,
   type TurnInput,
   UnknownRequestError,
+  UnsupportedError,
 } from "../contracts/driver.js";
 import type { RuntimeEvent } from "../contracts/events.js";
 import { RemoteApiError } from "./errors.js";
@@ -22,6 +25,7 @@ export interface SessionApi {
   respond(id: string, requestId: string, body: RespondBody): Promise<void>;
   interrupt(id: string): Promise<void>;
   stop(id: string): Promise<void>;
+  fork(id: string, body: ForkBody): Promise<SessionSummary>;
   nothingStoredAfter(id: string, sequence: number): Promise<boolean>;
   /** @internal The session's stream. */
   followWith(
@@ -148,6 +152,19 @@ export class RemoteSession implements RuntimeDriver {
   async stop(): Promise<void> {
     this.#stopped = true;
     await this.client.stop(this.sessionId);
+  }
+
+  /** `POST /v1/sessions/:id/fork`: the server starts the fork's agent; driver options are the server's. */
+  async fork(options: ForkOptions = {}): Promise<RuntimeDriver> {
+    const body: ForkBody = options.afterTurnId === undefined ? {} : { afterTurnId: options.afterTurnId };
+    try {
+      const summary = await this.client.fork(this.sessionId, body);
+      return new RemoteSession(this.client, this.provider, summary.id);
+    } catch (error) {
+      if (error instanceof RemoteApiError && error.status === 422)
+        throw new UnsupportedError(this.provider, "fork", error.message);
+      throw error;
+    }
   }
 
   async *#iterate(): AsyncGenerator<RuntimeEvent, void, undefined> {

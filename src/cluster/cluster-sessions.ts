@@ -1,6 +1,7 @@
 import type { Msg, Subscription } from "@nats-io/transport-node";
 import { sessionSettingsOf, turnInputOf } from "../api/control-schemas.js";
 import type { CreateSessionBody, RespondBody } from "../api/schemas.js";
+import type { ForkBody, SessionAdminPatch } from "../api/session-admin-schemas.js";
 import type { RequestResponse, SessionSettings, TurnInput } from "../contracts/driver.js";
 import type { LocalSessions } from "../server/local-sessions.js";
 import { closeAbandonedSessions } from "../server/restore.js";
@@ -159,6 +160,21 @@ export class ClusterSessions implements SessionCommands {
     return record ?? (await this.#record(sessionId));
   }
 
+  /** Forked by the parent's node (where its native state is); the fork is that node's session. */
+  async fork(sessionId: string, body: ForkBody): Promise<SessionRecord> {
+    const record = await this.#route({ op: "fork", sessionId, body });
+    if (record === undefined) throw new SessionCommandError("unavailable", "the fork was not made");
+    return record;
+  }
+
+  async updateAdmin(sessionId: string, patch: SessionAdminPatch): Promise<SessionRecord> {
+    return (await this.#route({ op: "update", sessionId, patch })) ?? (await this.#record(sessionId));
+  }
+
+  async purge(sessionId: string): Promise<void> {
+    await this.#route({ op: "purge", sessionId });
+  }
+
   /** Stops this node's agents (each `session.exited` stored) and gives their leases up, so others take over. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -258,6 +274,17 @@ export class ClusterSessions implements SessionCommands {
           return undefined;
         case "stop":
           return await this.#local.stop(command.sessionId);
+        case "fork":
+          return await this.#local.fork(command.sessionId, command.body);
+        case "update":
+          return await this.#local.updateAdmin(command.sessionId, command.patch);
+        case "purge":
+          await this.#local.purge(command.sessionId);
+          this.#owned.delete(command.sessionId);
+          // a save under way would put the state back after its removal
+          await this.#nativeState?.settle();
+          await this.#nativeState?.remove(command.sessionId);
+          return undefined;
       }
     } finally {
       const left = (this.#busy.get(record.id) ?? 1) - 1;

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { SessionSettingsBody } from "../api/control-schemas.js";
 import { RespondBody, TurnBody } from "../api/schemas.js";
+import { ForkBody, SessionAdminPatch } from "../api/session-admin-schemas.js";
 
 /**
  * What travels between the nodes of a cluster by NATS request/reply (DESIGN.md §10): a command for a session,
@@ -32,6 +33,9 @@ export const ClusterCommand = z.discriminatedUnion("op", [
     })
     .strict(),
   z.object({ op: z.literal("configure"), sessionId: SessionId, settings: SessionSettingsBody }).strict(),
+  z.object({ op: z.literal("fork"), sessionId: SessionId, body: ForkBody }).strict(),
+  z.object({ op: z.literal("update"), sessionId: SessionId, patch: SessionAdminPatch.strict() }).strict(),
+  z.object({ op: z.literal("purge"), sessionId: SessionId }).strict(),
 ]);
 export type ClusterCommand = z.infer<typeof ClusterCommand>;
 

@@ -1,5 +1,12 @@
 import type { RuntimeEvent } from "../contracts/events.js";
-import type { SessionPatch, SessionRecord, SessionStore, StoreHealth } from "../store/types.js";
+import type {
+  SessionPage,
+  SessionPatch,
+  SessionQuery,
+  SessionRecord,
+  SessionStore,
+  StoreHealth,
+} from "../store/types.js";
 
 /**
  * The store as the node's LocalSessions sees it: a session it creates is stamped with this node as owner (and
@@ -27,6 +34,16 @@ export class OwnerStampingStore implements SessionStore {
 
   listSessions(): Promise<SessionRecord[]> {
     return this.inner.listSessions();
+  }
+
+  querySessions(query: SessionQuery): Promise<SessionPage> {
+    if (this.inner.querySessions === undefined) throw new Error("the store cannot query sessions");
+    return this.inner.querySessions(query);
+  }
+
+  purgeSession(id: string): Promise<void> {
+    if (this.inner.purgeSession === undefined) throw new Error("the store cannot remove sessions");
+    return this.inner.purgeSession(id);
   }
 
   async append(sessionId: string, events: readonly RuntimeEvent[]): Promise<void> {

@@ -83,6 +83,38 @@ export interface DriverOptions {
    * once when a host thread wakes, instead of at the end of its time slice.
    */
   niceness?: number;
+  /**
+   * Start as a fork of another session (what `fork()` sets; a host that keeps the parent's events may set it
+   * itself): the agent opens a native copy of the parent's conversation up to `nativeTurn` instead of a new one.
+   */
+  forkOf?: ForkSource;
+}
+
+/** What a forked driver opens, and what its `session.started` says it was forked from. */
+export interface ForkSource {
+  /** The parent's canonical session id (`forkedFrom.sessionId`). */
+  sessionId: string;
+  /** The parent's canonical turn the fork ends with (`forkedFrom.turnId`); absent: the whole conversation. */
+  turnId?: string;
+  /** The parent's native thread / session id. */
+  nativeId: string;
+  /**
+   * The native mark of `turnId` (see `forkAnchorOf`): Codex's turn id, the uuid of Claude's last message of the
+   * turn. Absent with `turnId` absent.
+   */
+  nativeTurn?: string;
+  /**
+   * The parent's native home (CODEX_HOME, Claude's config dir), copied into the fork's own before its agent
+   * starts, when the fork has a home of its own (a temp one): the agent then finds the parent's thread there.
+   */
+  seedHome?: string;
+}
+
+export interface ForkOptions {
+  /** The parent's canonical turn the fork ends with; default: all of the parent's conversation. */
+  afterTurnId?: string;
+  /** The new driver's options over the parent's (its own `sessionId`, an `env` with its own native home). */
+  options?: Partial<Omit<DriverOptions, "forkOf" | "resume" | "sequenceAfter">>;
 }
 
 /** One interface for every agent program. */
@@ -108,6 +140,18 @@ export interface RuntimeDriver {
   /** Ends the session: pending requests resolve as `cancel`, the open turn ends, `session.exited` follows. */
   stop(): Promise<void>;
   /**
+   * A new driver (not started) on a new canonical session whose agent holds this session's conversation up to
+   * `afterTurnId` and nothing after it; its `session.started` says `forkedFrom`. This session is untouched. Rejects
+   * with `UnsupportedError` where the provider cannot fork, and with `UnknownTurnError` for a turn this driver
+   * has not seen.
+   */
+  fork(options?: ForkOptions): Promise<RuntimeDriver>;
+  /**
+   * Names the session's thread: a `thread.metadata.updated` with the name in the stream (Codex: `thread/name/set`,
+   * whose notification it is). Absent on a driver that cannot.
+   */
+  rename?(title: string): Promise<void>;
+  /**
    * A `runtime.warning` of the host's making (e.g. the server's store is unreachable), in sequence with the
    * session's events. Ignored once the session has exited.
    */
@@ -118,6 +162,13 @@ export class UnknownRequestError extends Error {
   constructor(requestId: string) {
     super(`no open request with id ${requestId} (unknown or already resolved)`);
     this.name = "UnknownRequestError";
+  }
+}
+
+export class UnknownTurnError extends Error {
+  constructor(readonly turnId: string) {
+    super(`no completed turn ${turnId} in this session`);
+    this.name = "UnknownTurnError";
   }
 }
 

@@ -72,6 +72,16 @@ const PAYLOAD_SCHEMAS = {
       .describe(
         "For a session that resumes or forks an earlier one: what the provider said about it (e.g. the method and the native thread id). Absent for a fresh start.",
       ),
+    forkedFrom: z
+      .object({
+        sessionId: z.string().describe("The canonical session this one was forked from."),
+        turnId: z
+          .string()
+          .optional()
+          .describe("The parent's last turn the fork holds; absent: the parent's whole conversation."),
+      })
+      .optional()
+      .describe("For a fork: the session and turn it branched from. Absent for any other start."),
   }),
   "session.configured": z.object({
     config: record.describe(

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { DriverOptions } from "../contracts/driver.js";
+import type { DriverOptions, ForkSource } from "../contracts/driver.js";
 import type { RuntimeEvent } from "../contracts/events.js";
 import type { BaseMapper } from "../kit/base-mapper.js";
 import { raw } from "../kit/event-builder.js";
@@ -15,6 +15,8 @@ import { wallClockIso } from "../kit/wall-clock.js";
 import { type AgentPackage, untestedAgentVersions } from "./agent-programs.js";
 import type { AwaitedCalls } from "./awaited-calls.js";
 import { EventChannel } from "./event-channel.js";
+
+type ForkedFrom = { sessionId: string; turnId?: string };
 
 /** The canonical session id a driver uses: the host's, or a fresh one. */
 export function sessionIdFor(options: Pick<DriverOptions, "sessionId">): string {
@@ -33,6 +35,8 @@ export class DriverSession {
   #turnRequested = false;
   #turnOpen = false;
   readonly #turnEndListeners: (() => void)[] = [];
+  #forkedFrom: ForkedFrom | undefined;
+  readonly #observe: ((event: RuntimeEvent) => void) | undefined;
 
   constructor(
     readonly mapper: BaseMapper,
@@ -42,12 +46,23 @@ export class DriverSession {
       highWaterMark?: number;
       /** JSON-RPC drivers: replies to our requests pass back-pressure (see AwaitedCalls). */
       awaitedCalls?: AwaitedCalls | undefined;
+      /** A fork: what its first `session.started` says it was forked from. */
+      forkOf?: ForkSource | undefined;
+      /** Sees every event as it leaves for the host (a driver's own bookkeeping, e.g. turn anchors). */
+      observe?: ((event: RuntimeEvent) => void) | undefined;
     },
   ) {
     this.channel = new EventChannel(options.highWaterMark);
     this.#calls = options.awaitedCalls;
     this.#clock = options.clock ?? wallClockIso;
     this.#record = options.record;
+    this.#observe = options.observe;
+    const fork = options.forkOf;
+    if (fork !== undefined)
+      this.#forkedFrom = {
+        sessionId: fork.sessionId,
+        ...(fork.turnId === undefined ? {} : { turnId: fork.turnId }),
+      };
   }
 
   get sessionId(): string {
@@ -123,6 +138,17 @@ export class DriverSession {
     );
   }
 
+  /** The host named the thread (RuntimeDriver.rename) where the agent has no name of its own to report. */
+  renamed(title: string): void {
+    this.emitOwn((builder) =>
+      builder.emit(
+        "thread.metadata.updated",
+        { name: title },
+        { raw: raw("runtime.driver", { rename: { title } }) },
+      ),
+    );
+  }
+
   /**
    * One `runtime.warning` per agent package installed at a version this project is not tested with: the driver
    * goes on (a newer program usually works, and unknown native kinds surface as warnings of their own).
@@ -172,8 +198,14 @@ export class DriverSession {
     this.#turnEndListeners.push(listener);
   }
 
+  /** Queues events for the host, following the turn; a fork's first `session.started` gets its `forkedFrom`. */
   #push(events: readonly RuntimeEvent[]): boolean {
     for (const event of events) {
+      if (event.type === "session.started" && this.#forkedFrom !== undefined) {
+        event.payload = { ...event.payload, forkedFrom: this.#forkedFrom };
+        this.#forkedFrom = undefined;
+      }
+      this.#observe?.(event);
       if (event.type === "turn.started") {
         this.#turnOpen = true;
         this.#turnRequested = false;

@@ -89,7 +89,7 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
   app.use("/v1/*", (c, next) => (isTurnsPath(c.req.path) ? limitTurnBody(c, next) : limitBody(c, next)));
   mountSessionRoutes(app, { ...options, feed: options.feed ?? new SessionFeed(options.store) });
   mountEventRoutes(app, { ...options, tickets });
-  mountControlRoutes(app, options);
+  mountControlRoutes(app);
   mountInspector(app, options.inspectorDir);
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => errorResponse(error, c));

@@ -1,15 +1,13 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
-import * as z from "zod";
 import {
   AgentList,
   AgentsQuery,
   MAX_TURN_ATTACHMENTS,
-  SessionSettingsBody,
+  type SessionSettingsBody,
   sessionSettingsOf,
-  UnsupportedBody,
 } from "../api/control-schemas.js";
-import { ErrorBody, SessionSummary } from "../api/schemas.js";
+import { ErrorBody, type SessionSummary } from "../api/schemas.js";
 import { listAgents } from "../drivers/index.js";
 import { apiRoute, BEARER, json } from "./api-route.js";
 import { bodySizeLimit } from "./body-limit.js";
@@ -85,27 +83,6 @@ export const listAgentsRoute = apiRoute({
   },
 });
 
-export const configureSessionRoute = apiRoute({
-  method: "patch",
-  path: "/v1/sessions/{id}",
-  operationId: "configureSession",
-  summary:
-    "Changes the model, mode or effort of the session's next turns (`session.configured` says what changed).",
-  security: BEARER,
-  request: {
-    params: z.object({ id: z.string().min(1).describe("The canonical session id.") }),
-    body: { ...json(SessionSettingsBody, "The settings to change."), required: true },
-  },
-  responses: {
-    200: json(SessionSummary, "The session, its agent reconfigured."),
-    400: json(ErrorBody, "A bad body, or a value the agent does not offer."),
-    401: json(ErrorBody, "No valid bearer token."),
-    404: json(ErrorBody, "No session with this id."),
-    422: json(UnsupportedBody, "A setting the agent cannot change, and why."),
-    503: json(ErrorBody, "The agent cannot be resumed."),
-  },
-});
-
 /** `PATCH /v1/sessions/:id` settings: the driver's `configure()`, through the commands. */
 export async function applySessionSettings(
   commands: SessionCommands,
@@ -115,14 +92,9 @@ export async function applySessionSettings(
   return summaryBody(await commands.configure(id, sessionSettingsOf(body)));
 }
 
-export function mountControlRoutes(app: OpenAPIHono, options: { commands: SessionCommands }): void {
+export function mountControlRoutes(app: OpenAPIHono): void {
   app.openapi(listAgentsRoute, async (c) => {
     const { probe } = c.req.valid("query");
     return c.json({ agents: await listAgents({ probe: probe === "1" }) }, 200);
-  });
-
-  app.openapi(configureSessionRoute, async (c) => {
-    const { id } = c.req.valid("param");
-    return c.json(await applySessionSettings(options.commands, id, c.req.valid("json")), 200);
   });
 }

@@ -1,6 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { CreateSessionBody } from "../api/schemas.js";
-import type { DriverOptions, RequestResponse, SessionSettings, TurnInput } from "../contracts/driver.js";
+import type { ForkBody, SessionAdminPatch } from "../api/session-admin-schemas.js";
+import type {
+  DriverOptions,
+  ForkSource,
+  RequestResponse,
+  RuntimeDriver,
+  SessionSettings,
+  TurnInput,
+} from "../contracts/driver.js";
 import { UnknownRequestError } from "../contracts/driver.js";
 import { createDriver, isDriverProvider } from "../drivers/index.js";
 import { wallClockIso } from "../kit/wall-clock.js";
@@ -8,7 +16,9 @@ import type { SessionRecord, SessionStore } from "../store/types.js";
 import { acpLaunch, knownAgentOf } from "./acp-launch.js";
 import { AgentRun, messageOf } from "./agent-run.js";
 import { nativeStateEnv } from "./native-state.js";
+import { type AdminDeps, applyAdminPatch, purgeSession } from "./session-admin.js";
 import { commandErrorOf, SessionCommandError, type SessionCommands } from "./session-commands.js";
+import { copyNativeState, forkSourceOf } from "./session-fork.js";
 import type { SessionPaths } from "./session-paths.js";
 import { controlOptionsOf, createSettingsOf, withSettings } from "./session-settings.js";
 import { titleOf } from "./session-summary.js";
@@ -80,6 +90,73 @@ export class LocalSessions implements SessionCommands {
     await this.#store.createSession(record);
     await this.#launch(record, body.resume);
     return (await this.#store.getSession(id)) ?? record;
+  }
+
+  /**
+   * A new session on a native fork of the parent's thread through `afterTurnId`: the parent's native state is
+   * copied into the fork's own dir and the fork's agent opens the fork there (Codex `thread/fork`, Claude
+   * `resume` + `forkSession`), whether the parent's agent runs or has exited. The parent is untouched.
+   */
+  async fork(sessionId: string, body: ForkBody): Promise<SessionRecord> {
+    if (this.#closed) throw new SessionCommandError("unavailable", "the server is shutting down");
+    const parent = await this.#record(sessionId);
+    const source = await forkSourceOf(this.#store, parent, body);
+    const id = `ses_${randomUUID()}`;
+    const stateDir = await this.#paths.makeStateDir(id);
+    await copyNativeState(parent.native?.stateDir, stateDir);
+    const cwd = await this.#paths.cwdFor(id, parent.cwd);
+    const now = this.#clock();
+    const record: SessionRecord = {
+      id,
+      provider: parent.provider,
+      origin: "live",
+      createdAt: now,
+      updatedAt: now,
+      cwd,
+      native: { stateDir },
+      state: "starting",
+      lastSequence: 0,
+      openRequests: 0,
+      exited: false,
+      parentId: parent.id,
+      ...(parent.model === undefined ? {} : { model: parent.model }),
+      ...(parent.agent === undefined ? {} : { agent: parent.agent }),
+    };
+    await this.#store.createSession(record);
+    const run = await this.#launch(record, undefined, source);
+    if (run.startError !== undefined) {
+      // a fork that never opened is no session: nothing of it stays (a later turn must not resume something else)
+      await purgeSession(this.#adminDeps(), record).catch(() => undefined);
+      throw new SessionCommandError("unavailable", `the fork's agent did not start: ${run.startError}`);
+    }
+    return (await this.#store.getSession(id)) ?? record;
+  }
+
+  async updateAdmin(sessionId: string, patch: SessionAdminPatch): Promise<SessionRecord> {
+    return applyAdminPatch(this.#adminDeps(), await this.#record(sessionId), patch);
+  }
+
+  async purge(sessionId: string): Promise<void> {
+    await purgeSession(this.#adminDeps(), await this.#record(sessionId));
+  }
+
+  #adminDeps(): AdminDeps {
+    return {
+      store: this.#store,
+      paths: this.#paths,
+      clock: this.#clock,
+      liveDriver: async (id) => this.#liveDriver(id),
+      stop: async (id) => {
+        await this.stop(id);
+      },
+    };
+  }
+
+  async #liveDriver(sessionId: string): Promise<RuntimeDriver | undefined> {
+    const launching = this.#launching.get(sessionId);
+    if (launching !== undefined) await launching.catch(() => undefined);
+    const run = this.#runs.get(sessionId);
+    return run === undefined || run.exited ? undefined : run.driver;
   }
 
   async turn(sessionId: string, input: TurnInput): Promise<void> {
@@ -210,7 +287,7 @@ export class LocalSessions implements SessionCommands {
   }
 
   /** Starts a driver for the session, numbering on from its last stored event. */
-  async #launch(record: SessionRecord, resume: string | undefined): Promise<AgentRun> {
+  async #launch(record: SessionRecord, resume: string | undefined, forkOf?: ForkSource): Promise<AgentRun> {
     const provider = record.provider;
     if (!isDriverProvider(provider)) throw new SessionCommandError("invalid", `unknown provider ${provider}`);
     const stateDir = record.native?.stateDir ?? (await this.#paths.makeStateDir(record.id));
@@ -226,6 +303,7 @@ export class LocalSessions implements SessionCommands {
       ...(record.model === undefined ? {} : { model: record.model }),
       ...(resume === undefined ? {} : { resume }),
       ...controlOptionsOf(record),
+      ...(forkOf === undefined ? {} : { forkOf }),
     };
     if (modelBaseUrl !== undefined) {
       options.modelBaseUrl = modelBaseUrl;

@@ -14,6 +14,7 @@ import {
   StreamTicket,
   TurnBody,
 } from "../api/schemas.js";
+import { ListSessionsQuery, PurgeQuery } from "../api/session-admin-schemas.js";
 import { apiRoute, BEARER, errorBody, json } from "./api-route.js";
 
 /**
@@ -68,12 +69,15 @@ export const listSessionsRoute = apiRoute({
   method: "get",
   path: "/v1/sessions",
   operationId: "listSessions",
-  summary: "Every session of the registry, or (as SSE) the list and its changes.",
+  summary: "A page of the registry, newest first; or (as SSE) the whole list and its changes.",
   description:
-    "With `Accept: text/event-stream` an SSE stream of the list: `event: snapshot` (`{sessions}`), then " +
+    "Filters by provider, state and archived (archived ones only with `archived=1`); `q` matches words of " +
+    "titles and prompts; `next` is the cursor of the following page. With `Accept: text/event-stream` an SSE " +
+    "stream of the whole list instead (the query is not applied): `event: snapshot` (`{sessions}`), then " +
     "`event: session` (a session's new summary) at each change of its state, title, open requests or last " +
     "sequence, and `event: removed` (`{id}`), a heartbeat comment every 15 s.",
   security: BEARER,
+  request: { query: ListSessionsQuery },
   responses: {
     200: {
       content: {
@@ -86,8 +90,9 @@ export const listSessionsRoute = apiRoute({
             ),
         },
       },
-      description: "The sessions, or their stream.",
+      description: "A page of the sessions, or the list's stream.",
     },
+    400: errorBody("A bad query or cursor."),
     401: errorBody("No valid bearer token."),
   },
 });
@@ -159,10 +164,14 @@ export const stopSessionRoute = apiRoute({
   method: "delete",
   path: "/v1/sessions/{id}",
   operationId: "stopSession",
-  summary: "Stops the agent; the log stays.",
+  summary: "Stops the agent; the log stays. With `purge=1` the session is removed for good.",
   security: BEARER,
-  request: { params: SessionParams },
-  responses: { 200: json(SessionSummary, "The session, its agent stopped."), ...COMMON_ERRORS },
+  request: { params: SessionParams, query: PurgeQuery },
+  responses: {
+    200: json(SessionSummary, "The session, its agent stopped (and removed, with purge)."),
+    ...COMMON_ERRORS,
+    422: errorBody("The store cannot remove sessions."),
+  },
 });
 
 /**

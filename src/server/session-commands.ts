@@ -1,4 +1,5 @@
 import type { CreateSessionBody } from "../api/schemas.js";
+import type { ForkBody, SessionAdminPatch } from "../api/session-admin-schemas.js";
 import {
   InvalidCommandError,
   type RequestResponse,
@@ -61,6 +62,15 @@ export interface SessionCommands {
   interrupt(sessionId: string): Promise<void>;
   /** Stops the agent (its log stays); resolves once `session.exited` is stored. */
   stop(sessionId: string): Promise<SessionRecord>;
+  /**
+   * A new session forked from this one after a turn (DESIGN.md §11), its agent started on a native fork of the
+   * parent's thread; the parent is untouched.
+   */
+  fork?(sessionId: string, body: ForkBody): Promise<SessionRecord>;
+  /** A title (also `thread.metadata.updated` in the stream) and the archived flag. */
+  updateAdmin?(sessionId: string, patch: SessionAdminPatch): Promise<SessionRecord>;
+  /** Stops the agent, then removes the session's events, native state and registry entry. */
+  purge?(sessionId: string): Promise<void>;
   /** Stops every agent this process runs; resolves once each one's `session.exited` is stored. */
   close(): Promise<void>;
 }

@@ -17,6 +17,18 @@ export class SessionPaths {
     return join(this.dataDir, "sessions", sessionId);
   }
 
+  /** The default working directory of a session started without a cwd (and no --root). */
+  workDir(sessionId: string): string {
+    return join(this.dataDir, "work", sessionId);
+  }
+
+  /** Whether `dir` is one of the per-session dirs under the data dir (what a purge may remove). */
+  owns(dir: string): boolean {
+    const rel = relative(this.dataDir, resolve(dir));
+    const [top, id, ...rest] = rel.split(sep);
+    return (top === "sessions" || top === "work") && id !== undefined && id.length > 0 && rest.length === 0;
+  }
+
   async makeStateDir(sessionId: string): Promise<string> {
     const dir = this.stateDir(sessionId);
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -27,7 +39,7 @@ export class SessionPaths {
   async cwdFor(sessionId: string, asked: string | undefined): Promise<string> {
     if (asked === undefined) {
       if (this.root !== undefined) return this.root;
-      const dir = join(this.dataDir, "work", sessionId);
+      const dir = this.workDir(sessionId);
       await mkdir(dir, { recursive: true, mode: 0o700 });
       return dir;
     }

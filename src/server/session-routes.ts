@@ -13,6 +13,7 @@ import {
   stopSessionRoute,
   turnRoute,
 } from "./routes.js";
+import { listSessions, mountSessionAdminRoutes, purge } from "./session-admin-routes.js";
 import { SessionCommandError, type SessionCommands } from "./session-commands.js";
 import type { SessionFeed } from "./session-feed.js";
 import { streamSessionList } from "./session-list-stream.js";
@@ -63,8 +64,8 @@ export function mountSessionRoutes(app: OpenAPIHono, options: SessionRoutesOptio
     if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
       return streamSessionList(options.feed, heartbeatMs);
     }
-    const sessions = await store.listSessions();
-    return c.json({ sessions: sessions.map(summaryBody) }, 200);
+    const page = await listSessions(store, c.req.valid("query"));
+    return c.json(page, 200);
   });
 
   app.openapi(getSessionRoute, async (c) => {
@@ -101,6 +102,9 @@ export function mountSessionRoutes(app: OpenAPIHono, options: SessionRoutesOptio
   app.openapi(stopSessionRoute, async (c) => {
     const { id } = c.req.valid("param");
     await found(store, id);
+    if (c.req.valid("query").purge === true) return c.json(await purge(commands, store, id), 200);
     return c.json(summaryBody(await commands.stop(id)), 200);
   });
+
+  mountSessionAdminRoutes(app, options);
 }

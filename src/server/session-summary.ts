@@ -67,6 +67,9 @@ export class SessionSummary {
         return true;
       case "session.started":
         this.#exited = false;
+        // A fork's agent may name the parent's thread first (Codex loads it to copy it): the fork's own is the one
+        // its start opened, or the next one started.
+        if (event.payload.forkedFrom !== undefined) this.#resumeId = forkThreadOf(event.payload.resume);
         return true;
       case "session.exited":
         this.#exited = true;
@@ -101,4 +104,9 @@ export class SessionSummary {
     if (resumeId !== undefined && native?.resumeId !== resumeId) patch.native = { ...native, resumeId };
     return patch;
   }
+}
+
+function forkThreadOf(resume: unknown): string | undefined {
+  const id = (resume as { providerThreadId?: unknown } | undefined)?.providerThreadId;
+  return typeof id === "string" && id.length > 0 ? id : undefined;
 }

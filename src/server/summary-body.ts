@@ -16,5 +16,7 @@ export function summaryBody(record: SessionRecord): SessionSummary {
     ...(record.cwd === undefined ? {} : { cwd: record.cwd }),
     ...(record.model === undefined ? {} : { model: record.model }),
     ...(record.title === undefined ? {} : { title: record.title }),
+    ...(record.parentId === undefined ? {} : { parentId: record.parentId }),
+    ...(record.archived === true ? { archived: true } : {}),
   };
 }

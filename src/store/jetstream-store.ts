@@ -5,10 +5,18 @@ import { type EncodedEvent, encodeEvent } from "./jetstream/event-codec.js";
 import type { MessageAuth } from "./jetstream/message-auth.js";
 import type { NatsCredentials } from "./jetstream/nats-credentials.js";
 import { NatsLink } from "./jetstream/nats-link.js";
+import { promptsAfter, queryRegistry } from "./jetstream/registry-search.js";
 import { SessionRegistry } from "./jetstream/session-registry.js";
 import { SessionWriter } from "./jetstream/session-writer.js";
 import { followSubject, readSubject } from "./jetstream/subject-reader.js";
-import type { SessionPatch, SessionRecord, SessionStore, StoreHealth } from "./types.js";
+import type {
+  SessionPage,
+  SessionPatch,
+  SessionQuery,
+  SessionRecord,
+  SessionStore,
+  StoreHealth,
+} from "./types.js";
 
 export interface JetStreamStoreOptions {
   /** NATS server URL(s), e.g. `nats://127.0.0.1:4222`, without credentials (see parseNatsServers). */
@@ -179,6 +187,20 @@ export class JetStreamStore implements SessionStore {
     return this.registry.list();
   }
 
+  /** Filters and words over the registry's records (their titles and the prompts each record keeps). */
+  async querySessions(query: SessionQuery): Promise<SessionPage> {
+    return queryRegistry(await this.registry.list(), query);
+  }
+
+  /** The session's messages purged from the stream, then its registry key. */
+  async purgeSession(id: string): Promise<void> {
+    const subject = this.subject(id);
+    await this.#writers.get(id)?.flushed();
+    this.#writers.delete(id);
+    await this.link.jsm.streams.purge(this.stream, { filter: subject });
+    await this.registry.remove(id);
+  }
+
   /**
    * Cluster leases: makes `node` the session's owner until `leaseUntil` unless another node's lease holds at
    * `now` (compare-and-set); the claimed record, or undefined.
@@ -201,6 +223,8 @@ export class JetStreamStore implements SessionStore {
     if (events.length === 0) return;
     const subject = this.subject(sessionId);
     const encoded = events.map(encodeEvent);
+    const prompts = promptsAfter(await this.#promptsHolder(sessionId, events), events);
+    if (prompts !== undefined) await this.registry.update(sessionId, { prompts });
     let bytes = 0;
     for (const event of encoded) bytes += event.json.length;
     await this.#buffer.reserve(encoded.length, bytes);
@@ -232,6 +256,15 @@ export class JetStreamStore implements SessionStore {
         if (--left === 0) done();
       });
     });
+  }
+
+  /** The record whose prompts `events` add to: read only when they hold a prompt (once a turn). */
+  async #promptsHolder(
+    sessionId: string,
+    events: readonly RuntimeEvent[],
+  ): Promise<SessionRecord | undefined> {
+    if (!events.some((event) => event.type === "item.completed")) return undefined;
+    return this.registry.get(sessionId).catch(() => undefined);
   }
 
   readEvents(sessionId: string, after: number, limit: number): Promise<RuntimeEvent[]> {

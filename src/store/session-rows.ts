@@ -19,12 +19,14 @@ export interface SessionRow {
   exited: number;
   imported_from: string | null;
   owner: string | null;
+  parent_id: string | null;
+  archived: number;
 }
 
 export const SESSION_COLUMNS =
-  "id, provider, origin, created_at, updated_at, cwd, model, agent, native, state, last_sequence, open_requests, title, exited, imported_from, owner";
+  "id, provider, origin, created_at, updated_at, cwd, model, agent, native, state, last_sequence, open_requests, title, exited, imported_from, owner, parent_id, archived";
 export const SESSION_PARAMS =
-  "@id, @provider, @origin, @created_at, @updated_at, @cwd, @model, @agent, @native, @state, @last_sequence, @open_requests, @title, @exited, @imported_from, @owner";
+  "@id, @provider, @origin, @created_at, @updated_at, @cwd, @model, @agent, @native, @state, @last_sequence, @open_requests, @title, @exited, @imported_from, @owner, @parent_id, @archived";
 
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
 
@@ -46,6 +48,8 @@ export function toRow(record: SessionRecord): SessionRow {
     exited: record.exited ? 1 : 0,
     imported_from: json(record.importedFrom),
     owner: json(record.owner),
+    parent_id: record.parentId ?? null,
+    archived: record.archived === true ? 1 : 0,
   };
 }
 
@@ -70,6 +74,8 @@ export function fromRow(row: SessionRow): SessionRecord {
   if (row.imported_from !== null)
     record.importedFrom = JSON.parse(row.imported_from) as NonNullable<SessionRecord["importedFrom"]>;
   if (row.owner !== null) record.owner = JSON.parse(row.owner) as NonNullable<SessionRecord["owner"]>;
+  if (row.parent_id !== null) record.parentId = row.parent_id;
+  if (row.archived !== 0) record.archived = true;
   return record;
 }
 

@@ -1,6 +1,6 @@
 import type { SqliteDatabase } from "./sqlite-module.js";
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 /**
  * Durability: `append` resolves only after its transaction has committed, so in WAL mode an acknowledged event
@@ -31,7 +31,10 @@ export function migrate(db: SqliteDatabase): void {
   if (version > SCHEMA_VERSION)
     throw new Error(`store.db has schema version ${version}; this provider-runtime knows ${SCHEMA_VERSION}`);
   if (version === SCHEMA_VERSION) return;
-  db.transaction(() => db.exec(CREATE_TABLES))();
+  db.transaction(() => {
+    if (version < 1) db.exec(CREATE_TABLES);
+    if (version < 2) db.exec(SESSION_ADMIN);
+  })();
 }
 
 const CREATE_TABLES = `
@@ -70,5 +73,40 @@ const CREATE_TABLES = `
       body TEXT NOT NULL,
       PRIMARY KEY (sid, sequence)
     );
-    PRAGMA user_version = ${SCHEMA_VERSION};
+    PRAGMA user_version = 1;
+`;
+
+/**
+ * Version 2, sessions a person manages: a fork's parent, the archived flag, and the search index. `session_texts`
+ * holds each session's title and prompts (one row each, by session, so a rename or a purge finds its rows);
+ * `session_search` is an FTS5 index over it (external content, kept by triggers). A store of version 1 gets the
+ * columns and the index, filled from its titles and stored prompts.
+ */
+const SESSION_ADMIN = `
+    ALTER TABLE sessions ADD COLUMN parent_id TEXT;
+    ALTER TABLE sessions ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX sessions_by_creation ON sessions (archived, created_at DESC, id DESC);
+    CREATE TABLE session_texts (
+      id INTEGER PRIMARY KEY,
+      session_id TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      body TEXT NOT NULL
+    );
+    CREATE INDEX session_texts_by_session ON session_texts (session_id, kind);
+    CREATE VIRTUAL TABLE session_search USING fts5(body, content = 'session_texts', content_rowid = 'id');
+    CREATE TRIGGER session_texts_added AFTER INSERT ON session_texts BEGIN
+      INSERT INTO session_search (rowid, body) VALUES (new.id, new.body);
+    END;
+    CREATE TRIGGER session_texts_removed AFTER DELETE ON session_texts BEGIN
+      INSERT INTO session_search (session_search, rowid, body) VALUES ('delete', old.id, old.body);
+    END;
+    INSERT INTO session_texts (session_id, kind, body)
+      SELECT id, 'title', title FROM sessions WHERE title IS NOT NULL;
+    INSERT INTO session_texts (session_id, kind, body)
+      SELECT streams.session_id, 'prompt', json_extract(events.body, '$.payload.details.text')
+      FROM events JOIN streams ON streams.sid = events.sid
+      WHERE json_extract(events.body, '$.type') = 'item.completed'
+        AND json_extract(events.body, '$.payload.itemType') = 'user_message'
+        AND json_type(events.body, '$.payload.details.text') = 'text';
+    PRAGMA user_version = 2;
 `;

@@ -4,12 +4,21 @@ import type { RuntimeEvent } from "../contracts/events.js";
 import { BoundedMap } from "../kit/bounded-map.js";
 import { decodeEvent, type EncodedEvent, type EncodedRaw, encodeEvents } from "./event-codec.js";
 import { FollowerHub, type FollowStats } from "./followers.js";
+import { promptOf } from "./prompt-text.js";
 import { applyPatch, fromRow, toRow } from "./session-rows.js";
+import { SqliteSessionAdmin } from "./sqlite-admin.js";
 import { type Checkpointer, startCheckpointer } from "./sqlite-checkpointer.js";
 import { loadSqlite, openDatabase, type SqliteDatabase } from "./sqlite-module.js";
 import { configure, migrate } from "./sqlite-schema.js";
 import { prepareStatements, type Statements } from "./sqlite-statements.js";
-import type { SessionPatch, SessionRecord, SessionStore, StoreHealth } from "./types.js";
+import type {
+  SessionPage,
+  SessionPatch,
+  SessionQuery,
+  SessionRecord,
+  SessionStore,
+  StoreHealth,
+} from "./types.js";
 import { WriteHealth } from "./write-health.js";
 
 export interface SqliteStoreOptions {
@@ -110,6 +119,7 @@ export class SqliteStore implements SessionStore {
   /** Bounded: at most `cachedSessions` sessions' stream state (each with its raw window) stays in memory. */
   readonly #streams: BoundedMap<string, StreamState>;
   readonly #hub: FollowerHub;
+  readonly #admin: SqliteSessionAdmin;
   readonly commitsOneTickTogether = true;
   readonly appendMovesLastSequence = true;
   #pending: PendingOp[] = [];
@@ -135,6 +145,7 @@ export class SqliteStore implements SessionStore {
     });
     this.#streams = new BoundedMap(options.cachedSessions ?? 1_000);
     this.#sql = prepareStatements(db);
+    this.#admin = new SqliteSessionAdmin(db);
     this.#hub = new FollowerHub((id, after, limit) => this.#read(id, after, limit), {
       bufferEvents: options.followBufferEvents ?? 1_024,
       pageEvents: 256,
@@ -146,6 +157,7 @@ export class SqliteStore implements SessionStore {
       if (this.#sql.sessionExists.get(record.id) !== undefined)
         return { error: new Error(`session ${record.id} already exists`) };
       this.#sql.insertSession.run(toRow(record));
+      if (record.title !== undefined) this.#admin.setTitle(record.id, record.title);
       return {};
     });
   }
@@ -155,6 +167,7 @@ export class SqliteStore implements SessionStore {
       const row = this.#sql.selectSession.get(id);
       if (row === undefined) return { error: new Error(`unknown session ${id}`) };
       this.#sql.replaceSession.run(toRow(applyPatch(fromRow(row), patch)));
+      if (patch.title !== undefined && patch.title !== row.title) this.#admin.setTitle(id, patch.title);
       return {};
     });
   }
@@ -168,6 +181,22 @@ export class SqliteStore implements SessionStore {
   async listSessions(): Promise<SessionRecord[]> {
     this.#assertOpen();
     return this.#sql.listSessions.all().map(fromRow);
+  }
+
+  /** Rejects with a `SyntaxError` for a cursor that is not one of ours. */
+  async querySessions(query: SessionQuery): Promise<SessionPage> {
+    this.#assertOpen();
+    const page = this.#admin.query(query);
+    if (page === undefined) throw new SyntaxError("cursor: not a cursor of this list");
+    return page;
+  }
+
+  purgeSession(id: string): Promise<void> {
+    return this.#enqueue(() => {
+      this.#admin.purge(id);
+      this.#streams.release(id);
+      return {};
+    });
   }
 
   append(sessionId: string, events: readonly RuntimeEvent[]): Promise<void> {
@@ -316,7 +345,10 @@ export class SqliteStore implements SessionStore {
       const rawId = event.raw === undefined ? null : this.#rawId(stream, event.raw);
       this.#sql.insertEvent.run(stream.sid, event.sequence, rawId, event.body);
       stream.last = event.sequence;
-      stored.push(events[index] as RuntimeEvent);
+      const original = events[index] as RuntimeEvent;
+      const prompt = promptOf(original);
+      if (prompt !== undefined) this.#admin.addPrompt(sessionId, prompt);
+      stored.push(original);
     });
     const newest = stored[stored.length - 1] as RuntimeEvent;
     this.#sql.touchSession.run(stream.last, newest.createdAt, sessionId, stream.last);

@@ -48,6 +48,34 @@ export interface SessionRecord {
   importedFrom?: { path: string; bytes: number; mtimeMs: number; closed?: boolean };
   /** Cluster: the node that runs the session's agent and until when its lease holds (ISO time). */
   owner?: { node: string; leaseUntil: string };
+  /** A fork: the session it was forked from. */
+  parentId?: string;
+  /** Put away by a person: left out of lists unless asked for. */
+  archived?: boolean;
+  /**
+   * A store without a search index of its own (JetStream): the session's prompts, newest last, bounded (see
+   * `registry-search.ts`), for `q`. SQLite keeps them in its FTS5 index instead.
+   */
+  prompts?: string[];
+}
+
+/** What `querySessions` finds: newest first (by `createdAt`, then id), a page at a time. */
+export interface SessionQuery {
+  /** Words a session's title or one of its prompts holds (each word, as a prefix). */
+  q?: string;
+  provider?: string;
+  state?: SessionState;
+  /** True: the archived sessions only; false (default): the others only. */
+  archived?: boolean;
+  limit: number;
+  /** The `next` of the page before. */
+  cursor?: string;
+}
+
+export interface SessionPage {
+  sessions: SessionRecord[];
+  /** The cursor of the next page; absent on the last one. */
+  next?: string;
 }
 
 /** What a store says of the engine behind it (the server's health route shows it). */
@@ -81,6 +109,13 @@ export interface SessionStore {
   updateSession(id: string, patch: SessionPatch): Promise<void>;
   getSession(id: string): Promise<SessionRecord | undefined>;
   listSessions(): Promise<SessionRecord[]>;
+  /** A page of the registry by filters and words (titles and prompts, through the store's own index). */
+  querySessions?(query: SessionQuery): Promise<SessionPage>;
+  /**
+   * Removes a session for good: its events, its native records, its index entries and its registry record. Its
+   * agent must be stopped first (the server does that).
+   */
+  purgeSession?(id: string): Promise<void>;
   append(sessionId: string, events: readonly RuntimeEvent[]): Promise<void>;
   /** Up to `limit` events with sequence > `after`, in order. */
   readEvents(sessionId: string, after: number, limit: number): Promise<RuntimeEvent[]>;

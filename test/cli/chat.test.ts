@@ -43,6 +43,33 @@ describe("chat on a terminal (pseudo-terminal, real codex app-server, mock model
     expect(await cli.exited).toBe(0);
   });
 
+  it("/fork goes on on a fork after the last turn: session.started says so, and no temp dir stays", async () => {
+    const cli = new CliProcess([...CHAT, "--json"], { tty: true });
+    await cli.waitFor("err", /you> /);
+    cli.type("mock:text alpha\r");
+    await cli.waitFor("out", /"turn\.completed"/);
+    await cli.waitFor("err", /mock:text alpha[\s\S]*you> /);
+    const parent = cli.events()[0]?.sessionId;
+    const turn = cli.events().find((e) => e.type === "turn.completed")?.turnId;
+    cli.type("/fork\r");
+    await cli.waitFor("err", /forked: now on session (\S+)/);
+    const fork = /forked: now on session (\S+)/.exec(cli.stderr)?.[1];
+    cli.type("mock:text gamma\r");
+    await cli.waitFor("out", /"turn\.completed"[\s\S]*"turn\.completed"/);
+    const started = cli.events().filter((e) => e.type === "session.started");
+    expect(started.map((e) => e.sessionId)).toEqual([parent, fork]);
+    expect(started[1]?.payload).toMatchObject({ forkedFrom: { sessionId: parent, turnId: turn } });
+    expect(
+      cli
+        .events()
+        .filter((e) => e.type === "turn.completed")
+        .at(-1)?.sessionId,
+    ).toBe(fork);
+    cli.type("/quit\r");
+    expect(await cli.exited).toBe(0);
+    expect(readdirSync(cli.tmp).filter((name) => name.startsWith("provider-runtime-"))).toEqual([]);
+  });
+
   it("Ctrl-C twice quits with 130, the session stopped cleanly", async () => {
     const cli = new CliProcess([...CHAT, "--json"], { tty: true });
     await cli.waitFor("err", /you> /);

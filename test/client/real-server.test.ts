@@ -121,4 +121,33 @@ describe("RemoteClient against serve", () => {
       "completed",
     ]);
   });
+
+  it("fork, update, list with filters and purge: a fork is a RemoteSession; a 400 names an unknown turn", async () => {
+    const tag = `client${Date.now()}`;
+    const driver = await client.createDriver("codex", { cwd: await cwd() });
+    const seen: RuntimeEvent[] = [];
+    const reading = (async () => {
+      for await (const event of driver.events) seen.push(event);
+    })();
+    await driver.sendTurn({ text: `mock:text heron${tag}` });
+    while (!seen.some((e) => e.type === "turn.completed")) await new Promise((r) => setTimeout(r, 50));
+    const turnId = seen.find((e) => e.type === "turn.completed")?.turnId as string;
+    expect((await client.list({ q: `heron${tag}` })).sessions.map((s) => s.id)).toEqual([driver.sessionId]);
+    expect(await errorOf(driver.fork({ afterTurnId: "turn_nope" }))).toMatchObject({
+      status: 400,
+      field: "afterTurnId",
+    });
+    const fork = await driver.fork({ afterTurnId: turnId });
+    expect((await client.getSession(fork.sessionId)).session.parentId).toBe(driver.sessionId);
+    const renamed = await client.update(fork.sessionId, { title: `Egret ${tag}`, archived: true });
+    expect(renamed).toMatchObject({ title: `Egret ${tag}`, archived: true });
+    expect((await client.list({ q: `egret` })).sessions).toEqual([]);
+    expect((await client.list({ q: `egret`, archived: true })).sessions.map((s) => s.id)).toEqual([
+      fork.sessionId,
+    ]);
+    await client.purge(fork.sessionId);
+    expect(await errorOf(client.getSession(fork.sessionId))).toMatchObject({ status: 404 });
+    await driver.stop();
+    await reading;
+  }, 120_000);
 });

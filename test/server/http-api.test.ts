@@ -368,11 +368,12 @@ describe("GET /v1/openapi.json", () => {
         "POST /v1/sessions/{id}/requests/{requestId}",
         "POST /v1/sessions/{id}/interrupt",
         "DELETE /v1/sessions/{id}",
+        "PATCH /v1/sessions/{id}",
+        "POST /v1/sessions/{id}/fork",
         "GET /v1/sessions/{id}/events",
         "GET /v1/sessions/{id}/events/stream",
         "POST /v1/sessions/{id}/events/tickets",
         "GET /v1/agents",
-        "PATCH /v1/sessions/{id}",
       ].sort(),
     );
     expect(body.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });

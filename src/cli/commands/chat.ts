@@ -13,6 +13,8 @@ An interactive multi-turn session on a terminal: type a prompt, read the convers
 (one at a time).
   --verbose              every event as a timeline line (protocol events included), not the conversation
   /interrupt             stop the running turn
+  /fork                  go on on a fork of the conversation after the last completed turn (the agent's own
+                         copy; the session before it is stopped, untouched)
   /quit                  end the session (exit 0); Ctrl-D at the prompt too
   Ctrl-C                 interrupts a running turn; twice in a row quits (exit 130)
 ${CHAT_COMMANDS_HELP}${SESSION_HELP}`;
@@ -61,6 +63,9 @@ class Chat {
   /** Ctrl-Cs in a row, with no line typed in between. */
   #ctrlC = 0;
   #quitting = false;
+  /** The last turn that completed: where `/fork` forks. */
+  #lastTurn: string | undefined;
+  #forking = false;
   #finish: (code: number) => void = () => {};
   readonly #done = new Promise<number>((resolve) => {
     this.#finish = resolve;
@@ -70,6 +75,7 @@ class Chat {
     this.#live = live;
     live.onEvent((event) => {
       if (event.type === "turn.started") this.#running = true;
+      if (event.type === "turn.completed") this.#lastTurn = event.turnId;
       if (event.type !== "turn.completed" && event.type !== "turn.aborted") return;
       live.printer.flush();
       if (this.#queued > 0) {
@@ -80,7 +86,7 @@ class Chat {
       this.#prompt();
     });
     void live.ended.then(() => {
-      if (this.#quitting) return;
+      if (this.#quitting || this.#forking) return;
       if (live.stopSignal === undefined) this.#say("the session has ended");
       this.#finish(EXIT_FAILURE);
     });
@@ -160,8 +166,11 @@ class Chat {
           this.#say(`could not queue the turn: ${messageOf(error)}`);
         },
       );
+    } else if (input === "/fork") {
+      if (this.#running) this.#say("a turn is running: wait for it, or /interrupt, then /fork");
+      else void this.#fork();
     } else if (input.startsWith("/")) {
-      this.#say(`unknown command ${input}: /model, /mode, /attach, /interrupt or /quit`);
+      this.#say(`unknown command ${input}: /model, /mode, /attach, /fork, /interrupt or /quit`);
       this.#prompt();
     } else if (this.#running) {
       driver.sendTurn(this.#input(input, "steer")).then(
@@ -209,6 +218,19 @@ class Chat {
       this.#running = false;
       this.#prompt();
     });
+  }
+
+  async #fork(): Promise<void> {
+    this.#forking = true;
+    try {
+      const fork = await this.#live.fork(this.#lastTurn);
+      this.#say(`forked: now on session ${fork.sessionId}`);
+    } catch (error) {
+      this.#say(`could not fork: ${messageOf(error)}`);
+    } finally {
+      this.#forking = false;
+      this.#prompt();
+    }
   }
 
   async quit(code: number): Promise<void> {

@@ -141,6 +141,19 @@ export class AgentSession {
     return this.#scratch;
   }
 
+  /**
+   * Goes on on a fork of the session after `afterTurnId` (chat's `/fork`): the fork's agent is started (its own
+   * copy of the conversation), then the parent's is stopped; the fork is the session's driver from then on.
+   */
+  async fork(afterTurnId: string | undefined): Promise<RuntimeDriver> {
+    const parent = this.driver;
+    const fork = stopsOnce(await parent.fork(afterTurnId === undefined ? {} : { afterTurnId }));
+    await fork.start();
+    this.#driver = fork;
+    await parent.stop();
+    return fork;
+  }
+
   /** Stops the driver if it runs, ends the record, closes the mock, removes the scratch dir. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;

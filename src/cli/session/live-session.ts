@@ -117,11 +117,21 @@ export class LiveSession {
     this.#listeners.push(listener);
   }
 
+  /** Chat's `/fork`: the session goes on on a fork of its conversation after that turn. */
+  fork(afterTurnId: string | undefined): Promise<RuntimeDriver> {
+    return this.#agent.fork(afterTurnId);
+  }
+
+  /** Each driver's events in turn: a fork takes over once the driver it was forked from has ended. */
   async #consume(): Promise<void> {
-    for await (const event of this.driver.events) {
-      this.printer.print(event);
-      this.queue.observe(event);
-      for (const listener of this.#listeners) listener(event);
+    for (;;) {
+      const driver = this.driver;
+      for await (const event of driver.events) {
+        this.printer.print(event);
+        this.queue.observe(event);
+        for (const listener of this.#listeners) listener(event);
+      }
+      if (this.driver === driver) break;
     }
     this.printer.flush();
   }

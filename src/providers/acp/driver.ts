@@ -10,6 +10,7 @@ import {
   type SessionSettings,
   type TurnInput,
   UnknownRequestError,
+  UnsupportedError,
 } from "../../contracts/driver.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { acpAgentCredentials, agentEnv } from "../../drivers/agent-env.js";
@@ -18,6 +19,7 @@ import { resolveAttachments } from "../../drivers/attachments.js";
 import { AwaitedCalls } from "../../drivers/awaited-calls.js";
 import { capabilitiesOf, STEER_UNSUPPORTED } from "../../drivers/capabilities.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
+import { FORK_UNSUPPORTED } from "../../drivers/fork-anchors.js";
 import { checkedNiceness, findProgram } from "../../drivers/process-guard.js";
 import { checkSettings, emitConfigured } from "../../drivers/settings.js";
 import { OwnedDir } from "../../drivers/temp-dirs.js";
@@ -249,6 +251,15 @@ class AcpDriver implements RuntimeDriver {
 
   warn(message: string, detail?: Record<string, unknown>): void {
     this.#session.warn(message, detail);
+  }
+
+  /** The agent has no thread name of its own: the stream's `thread.metadata.updated` comes from the driver. */
+  async rename(title: string): Promise<void> {
+    this.#session.renamed(title);
+  }
+
+  async fork(): Promise<RuntimeDriver> {
+    throw new UnsupportedError(this.provider, "fork", FORK_UNSUPPORTED.acp);
   }
 
   async stop(): Promise<void> {

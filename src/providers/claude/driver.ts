@@ -11,6 +11,7 @@ import type {
 } from "@anthropic-ai/claude-agent-sdk";
 import {
   type DriverCapabilities,
+  type ForkOptions,
   type RequestResponse,
   type RuntimeDriver,
   type SessionSettings,
@@ -23,6 +24,8 @@ import { AGENT_PACKAGES, importAgentSdk } from "../../drivers/agent-programs.js"
 import { resolveAttachments } from "../../drivers/attachments.js";
 import { capabilitiesOf } from "../../drivers/capabilities.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
+import { TurnAnchors } from "../../drivers/fork-anchors.js";
+import { forkDriverOptions, seedHome } from "../../drivers/fork-options.js";
 import { claudeModelEnv } from "../../drivers/model-config.js";
 import { checkedNiceness, HOST_KILL_AFTER_MS, spawnGuarded } from "../../drivers/process-guard.js";
 import type { ClaudeDriverOptions } from "../../drivers/provider-options.js";
@@ -31,6 +34,7 @@ import { makePrivateDir, makePrivateSubdir, OwnedDir } from "../../drivers/temp-
 import { TurnDelivery } from "../../drivers/turn-delivery.js";
 import { ClaudeSdkMapper } from "./claude-mapper.js";
 import { claudeContent, claudeMcpServers } from "./command-surface.js";
+import { claudeForkAnchor } from "./fork-anchor.js";
 import {
   cancelAnswer,
   type PendingPermission,
@@ -89,6 +93,9 @@ class ClaudeDriver implements RuntimeDriver {
   #query: Query | undefined;
   #pump: Promise<void> | undefined;
   readonly #configDir = new OwnedDir();
+  readonly #anchors = new TurnAnchors(claudeForkAnchor);
+  /** Claude Code's config dir (its sessions' files), once known. */
+  #configHome: string | undefined;
   /** Claude Code's guards still running: the config dir goes once they have exited (Claude Code writes to it). */
   readonly #children = new Set<Promise<void>>();
   #stopping = false;
@@ -100,8 +107,12 @@ class ClaudeDriver implements RuntimeDriver {
     this.#options = options;
     this.sessionId = sessionIdFor(options);
     this.#mapper = new ClaudeSdkMapper({ sessionId: this.sessionId, sequenceAfter: options.sequenceAfter });
-    this.#nativeSessionId = options.resume ?? randomUUID();
-    this.#session = new DriverSession(this.#mapper, options);
+    // a fork is a new Claude session (forkSession), whose id is chosen here as for a fresh one
+    this.#nativeSessionId = (options.forkOf === undefined ? options.resume : undefined) ?? randomUUID();
+    this.#session = new DriverSession(this.#mapper, {
+      ...options,
+      observe: (event) => this.#anchors.observe(event),
+    });
     this.events = this.#session.channel;
     // Claude Code reads a message pushed while a turn runs into that turn, at its next step.
     this.#delivery = new TurnDelivery(this.#session, {
@@ -190,6 +201,20 @@ class ClaudeDriver implements RuntimeDriver {
     this.#session.warn(message, detail);
   }
 
+  /** The agent has no thread name of its own: the stream's `thread.metadata.updated` comes from the driver. */
+  async rename(title: string): Promise<void> {
+    this.#session.renamed(title);
+  }
+
+  /** A new query resuming this session with `forkSession`, cut at the turn's last message (`resumeSessionAt`). */
+  async fork(options: ForkOptions = {}): Promise<RuntimeDriver> {
+    if (this.#query === undefined) throw new Error("claude driver: call start() first");
+    const nativeId = this.#mapper.state.providerSessionId ?? this.#nativeSessionId;
+    return new ClaudeDriver(
+      forkDriverOptions(this.#options, this.sessionId, nativeId, this.#anchors, options, this.#configHome),
+    );
+  }
+
   /** Every call resolves once the session has stopped and its dir is gone (a second call waits for the first). */
   stop(): Promise<void> {
     this.#stopped ??= this.#stop();
@@ -224,6 +249,8 @@ class ClaudeDriver implements RuntimeDriver {
       const ownDir = this.#configDir.own(await makePrivateDir("claude-driver-"));
       const given = options.env?.CLAUDE_CONFIG_DIR;
       const configDir = given ?? (await makePrivateSubdir(join(ownDir, "config")));
+      if (given === undefined) await seedHome(options.forkOf, configDir);
+      this.#configHome = configDir;
       Object.assign(own, { HOME: configDir, ...claudeModelEnv(mock, configDir) });
       own.TMPDIR = await makePrivateSubdir(join(ownDir, "tmp"));
     }
@@ -263,9 +290,23 @@ class ClaudeDriver implements RuntimeDriver {
             mcpServersDelivery: "initialize" as const,
           }),
       // The session id is ours to choose, so the host's first prompt already names the thread it opens.
-      ...(options.resume === undefined ? { sessionId: this.#nativeSessionId } : { resume: options.resume }),
+      ...this.#sessionOptions(),
       ...(executable === undefined ? {} : { pathToClaudeCodeExecutable: executable }),
     };
+  }
+
+  /** Which Claude session the query opens: a new one with our id, a resumed one, or a fork of one. */
+  #sessionOptions(): Partial<Options> {
+    const fork = this.#options.forkOf;
+    if (fork !== undefined)
+      return {
+        resume: fork.nativeId,
+        forkSession: true,
+        sessionId: this.#nativeSessionId,
+        ...(fork.nativeTurn === undefined ? {} : { resumeSessionAt: fork.nativeTurn }),
+      };
+    const resume = this.#options.resume;
+    return resume === undefined ? { sessionId: this.#nativeSessionId } : { resume };
   }
 
   /**

@@ -6,12 +6,14 @@ import {
   type SessionSettings,
   type TurnInput,
   UnknownRequestError,
+  UnsupportedError,
 } from "../../contracts/driver.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
 import { AGENT_PACKAGES, codexSdkBinary, importAgentSdk } from "../../drivers/agent-programs.js";
 import { resolveAttachments } from "../../drivers/attachments.js";
 import { capabilitiesOf, STEER_UNSUPPORTED } from "../../drivers/capabilities.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
+import { FORK_UNSUPPORTED } from "../../drivers/fork-anchors.js";
 import { checkedNiceness, guardsEnded, HOST_KILL_AFTER_MS } from "../../drivers/process-guard.js";
 import type { CodexSdkDriverOptions } from "../../drivers/provider-options.js";
 import { checkSettings, emitConfigured } from "../../drivers/settings.js";
@@ -232,6 +234,16 @@ class CodexSdkDriver implements RuntimeDriver {
 
   async respond(requestId: string, _response: RequestResponse): Promise<void> {
     throw new UnknownRequestError(requestId);
+  }
+
+  /** The agent has no thread name of its own: the stream's `thread.metadata.updated` comes from the driver. */
+  async rename(title: string): Promise<void> {
+    this.#session.renamed(title);
+  }
+
+  /** The SDK has no fork (see the reason); the app-server driver (provider codex) forks at a turn. */
+  async fork(): Promise<RuntimeDriver> {
+    throw new UnsupportedError("codex-sdk", "fork", FORK_UNSUPPORTED["codex-sdk"]);
   }
 
   async interrupt(): Promise<void> {

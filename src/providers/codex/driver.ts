@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   type DriverCapabilities,
   type DriverOptions,
+  type ForkOptions,
   type RequestResponse,
   type RuntimeDriver,
   type SessionSettings,
@@ -16,6 +17,8 @@ import { resolveAttachments } from "../../drivers/attachments.js";
 import { AwaitedCalls } from "../../drivers/awaited-calls.js";
 import { capabilitiesOf } from "../../drivers/capabilities.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
+import { TurnAnchors } from "../../drivers/fork-anchors.js";
+import { forkDriverOptions, seedHome } from "../../drivers/fork-options.js";
 import { writeCodexHome } from "../../drivers/model-config.js";
 import {
   agentPidOf,
@@ -32,6 +35,7 @@ import { idKey, isObject, type JsonObject, str } from "../../kit/guards.js";
 import { CodexAppServerMapper } from "./app-server-mapper.js";
 import { nativeAnswer } from "./approval-answers.js";
 import { codexUserInput } from "./command-surface.js";
+import { codexForkAnchor } from "./fork-anchor.js";
 import { CodexSettings } from "./settings.js";
 import { StdioLines } from "./stdio-lines.js";
 
@@ -71,6 +75,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
   readonly #mapper: CodexAppServerMapper;
   readonly #calls = new Map<string, PendingCall>();
   readonly #serverRequests = new Map<string, OpenServerRequest>();
+  readonly #anchors = new TurnAnchors(codexForkAnchor);
   #child: ChildProcessWithoutNullStreams | undefined;
   #lines: StdioLines | undefined;
   #nextId = 1;
@@ -92,7 +97,11 @@ export class CodexAppServerDriver implements RuntimeDriver {
       sessionId: this.sessionId,
       sequenceAfter: options.sequenceAfter,
     });
-    this.#session = new DriverSession(this.#mapper, { ...options, awaitedCalls: new AwaitedCalls() });
+    this.#session = new DriverSession(this.#mapper, {
+      ...options,
+      awaitedCalls: new AwaitedCalls(),
+      observe: (event) => this.#anchors.observe(event),
+    });
     this.#settings = new CodexSettings(this.capabilities, options);
     this.#delivery = new TurnDelivery(this.#session, {
       provider: this.provider,
@@ -133,10 +142,21 @@ export class CodexAppServerDriver implements RuntimeDriver {
       this.#send({ method: "initialized" });
       await this.#settings.readModels((method, params) => this.#call(method, params, timeoutMs));
       const threadParams = this.#settings.threadParams();
+      const fork = this.options.forkOf;
       const opened =
-        this.options.resume !== undefined
-          ? await this.#call("thread/resume", { threadId: this.options.resume, ...threadParams }, timeoutMs)
-          : await this.#call("thread/start", threadParams, timeoutMs);
+        fork !== undefined
+          ? await this.#call(
+              "thread/fork",
+              {
+                threadId: fork.nativeId,
+                ...threadParams,
+                ...(fork.nativeTurn === undefined ? {} : { lastTurnId: fork.nativeTurn }),
+              },
+              timeoutMs,
+            )
+          : this.options.resume !== undefined
+            ? await this.#call("thread/resume", { threadId: this.options.resume, ...threadParams }, timeoutMs)
+            : await this.#call("thread/start", threadParams, timeoutMs);
       const thread = isObject(opened.thread) ? opened.thread : {};
       this.#threadId = str(thread.id);
       if (this.#threadId === undefined) throw new Error("codex app-server returned no thread id");
@@ -216,6 +236,23 @@ export class CodexAppServerDriver implements RuntimeDriver {
     this.#session.warn(message, detail);
   }
 
+  /** `thread/name/set`: the app-server answers with `thread/name/updated`, the stream's `thread.metadata.updated`. */
+  async rename(title: string): Promise<void> {
+    if (this.#threadId === undefined) throw new Error("the session has not started");
+    await this.#call("thread/name/set", { threadId: this.#threadId, name: title });
+  }
+
+  /** A new app-server on a `thread/fork` of this thread through the turn (`lastTurnId`). */
+  async fork(options: ForkOptions = {}): Promise<RuntimeDriver> {
+    if (this.#threadId === undefined) throw new Error("the session has not started");
+    const home =
+      this.options.env?.CODEX_HOME ??
+      (this.#tempHome.path === undefined ? undefined : join(this.#tempHome.path, "home"));
+    return new CodexAppServerDriver(
+      forkDriverOptions(this.options, this.sessionId, this.#threadId, this.#anchors, options, home),
+    );
+  }
+
   async stop(): Promise<void> {
     if (!this.#session.ended)
       this.#session.terminate({ kind: "stop", message: "session stopped by the host" });
@@ -232,6 +269,7 @@ export class CodexAppServerDriver implements RuntimeDriver {
       const given = this.options.env?.CODEX_HOME;
       if (given === undefined) this.#tempHome.own(await makePrivateDir("provider-runtime-codex-"));
       const home = given ?? join(this.#tempHome.path ?? "", "home");
+      if (given === undefined) await seedHome(this.options.forkOf, home);
       // HOME too: a login shell would otherwise read the user's profile into command output. TMPDIR: the
       // agent's temp files go with the session.
       // Approval policy and sandbox go in thread/start: 0.171.0 refuses `approval_policy = "untrusted"` in config.

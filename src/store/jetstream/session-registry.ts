@@ -9,6 +9,8 @@ import { decodeRecord, encodeRecord } from "./record-codec.js";
 const WRONG_LAST_SEQUENCE = 10071;
 /** Records (with their revision) this node keeps: what it reads or writes, bounded. */
 const KNOWN_RECORDS = 10_000;
+/** How long a list may take before NATS counts as unreachable. */
+const LIST_TIMEOUT_MS = 30_000;
 
 interface Known {
   record: SessionRecord;
@@ -82,20 +84,36 @@ export class SessionRegistry {
     return record && pending ? merge(record, pending) : record;
   }
 
+  /**
+   * Every record, by id: the bucket's last values in one pass of an ordered consumer (a get per key would be a round
+   * trip per session, 10,000 of them for a list), this node's pending patches on top.
+   */
   async list(): Promise<SessionRecord[]> {
-    let ids: string[];
+    let known: Map<string, Known>;
     try {
-      ids = [];
-      for await (const key of await this.kv.keys()) ids.push(key);
+      known = await this.#readAll();
     } catch (error) {
       throw unreachable(error);
     }
     const records: SessionRecord[] = [];
-    for (const id of ids.sort()) {
-      const record = await this.get(id);
-      if (record) records.push(record);
+    for (const id of [...known.keys()].sort()) {
+      const record = (known.get(id) as Known).record;
+      const pending = this.#pending.get(id);
+      records.push(pending ? merge(record, pending) : record);
     }
     return records;
+  }
+
+  /** Removes the session's key for good (its history too); a patch pending for it is dropped. */
+  async remove(id: string): Promise<void> {
+    await this.settle();
+    this.#pending.delete(id);
+    try {
+      await this.kv.purge(id);
+    } catch (error) {
+      throw unreachable(error);
+    }
+    this.#known.release(id);
   }
 
   /**
@@ -182,6 +200,38 @@ export class SessionRegistry {
         current = await this.#read(id);
       }
     }
+  }
+
+  async #readAll(): Promise<Map<string, Known>> {
+    const records = new Map<string, Known>();
+    if (!this.link.up) throw new Error(this.link.lastError ?? "no connection");
+    if ((await this.kv.status()).values === 0) return records;
+    const watch = await this.kv.watch();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      watch.stop();
+    }, LIST_TIMEOUT_MS);
+    try {
+      for await (const entry of watch) {
+        if (entry.operation === "PUT") {
+          const record = decodeRecord(this.auth, entry.key, entry.value);
+          if (record === "forged") this.onForged(entry.key, entry.revision);
+          else {
+            const known = { record, revision: entry.revision };
+            records.set(entry.key, known);
+            this.#known.set(entry.key, known);
+          }
+        } else records.delete(entry.key);
+        // the last value there was when the watch began; what follows are changes made since
+        if ((entry.delta ?? 0) === 0) break;
+      }
+    } finally {
+      clearTimeout(timer);
+      watch.stop();
+    }
+    if (timedOut) throw new Error(`no answer from NATS within ${LIST_TIMEOUT_MS} ms`);
+    return records;
   }
 
   async #read(id: string): Promise<Known | undefined> {

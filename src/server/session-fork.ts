@@ -1,0 +1,58 @@
+import type { ForkBody } from "../api/session-admin-schemas.js";
+import type { ForkSource } from "../contracts/driver.js";
+import { forkAnchorOf, forkUnsupportedReason, TurnAnchors } from "../drivers/fork-anchors.js";
+import { copyNativeHome } from "../drivers/fork-options.js";
+import type { SessionRecord, SessionStore } from "../store/types.js";
+import { SessionCommandError } from "./session-commands.js";
+
+const PAGE = 1_000;
+
+/**
+ * What a fork of `parent` opens: the parent's native thread and the native mark of the turn asked for, read off
+ * its stored events (so it holds for turns of runs before a crash too). 400 naming an unknown turn; 422 where the
+ * provider (or an imported history) cannot be forked here.
+ */
+export async function forkSourceOf(
+  store: SessionStore,
+  parent: SessionRecord,
+  body: ForkBody,
+): Promise<ForkSource> {
+  if (parent.origin !== "live") {
+    throw new SessionCommandError(
+      "unsupported",
+      `session ${parent.id} is an imported ${parent.provider} history: its native session is not in this ` +
+        "server's data dir, so no agent here can resume it to fork it",
+    );
+  }
+  const anchorOf = forkAnchorOf(parent.provider);
+  if (anchorOf === undefined)
+    throw new SessionCommandError("unsupported", forkUnsupportedReason(parent.provider));
+  const nativeId = parent.native?.resumeId;
+  if (nativeId === undefined)
+    throw new SessionCommandError("conflict", `session ${parent.id} has no native thread yet to fork`);
+  const source: ForkSource = { sessionId: parent.id, nativeId };
+  const turnId = body.afterTurnId;
+  if (turnId === undefined) return source;
+  const anchors = new TurnAnchors(anchorOf);
+  for (let after = 0; ; ) {
+    const page = await store.readEvents(parent.id, after, PAGE);
+    for (const event of page) anchors.observe(event);
+    const tail = page.at(-1);
+    if (tail === undefined) break;
+    after = tail.sequence;
+  }
+  const nativeTurn = anchors.get(turnId);
+  if (nativeTurn === undefined) {
+    throw new SessionCommandError(
+      "invalid",
+      `afterTurnId: no completed turn ${turnId} in session ${parent.id}`,
+      "afterTurnId",
+    );
+  }
+  return { ...source, turnId, nativeTurn };
+}
+
+/** The parent's native state (its CODEX_HOME, Claude's config dir) as the fork's own, where its agent finds the thread. */
+export async function copyNativeState(from: string | undefined, to: string): Promise<void> {
+  if (from !== undefined) await copyNativeHome(from, to);
+}
