@@ -96,6 +96,7 @@ export class SessionFeed {
       const record = await this.#store.getSession(id).catch(() => undefined);
       if (this.#listeners.size === 0) return;
       if (record !== undefined) this.#offer(summaryBody(record));
+      else if (this.#sent.delete(id)) this.#send({ kind: "removed", id });
     }
   }
 
@@ -140,6 +141,9 @@ export function feedingStore(store: SessionStore, feed: SessionFeed): SessionSto
     updateSession: (id, patch) => after(id, store.updateSession(id, patch)),
     append: (id, events) => after(id, store.append(id, events)),
   };
+  // a purge is heard at once too (its removal), where the store can purge at all
+  const purge = store.purgeSession?.bind(store);
+  if (purge !== undefined) wrapped.purgeSession = (id) => after(id, purge(id));
   return new Proxy(store, {
     get(target, key) {
       if (typeof key === "string" && key in wrapped) return wrapped[key as keyof SessionStore];

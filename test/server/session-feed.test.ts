@@ -112,4 +112,22 @@ describe("SessionFeed", () => {
     await d.until((m) => m.kind === "removed" && m.id === "ses_e");
     close();
   });
+
+  it("a purge through the feeding store is a removal at once; an archive or a rename a new summary", async () => {
+    const feed = new SessionFeed(store, { coalesceMs: 5, rescanMs: HOUR });
+    const writer = feedingStore(store, feed);
+    await writer.createSession(record("ses_f"));
+    await writer.createSession(record("ses_g"));
+    const f = listener();
+    const { close } = await feed.subscribe(f.hear);
+    await writer.updateSession("ses_f", { title: "renamed", archived: true });
+    await f.until((m) => m.kind === "session" && m.session.id === "ses_f" && m.session.archived === true);
+    await writer.purgeSession?.("ses_g");
+    // no rescan runs within the hour: the purge itself said so
+    await f.until((m) => m.kind === "removed" && m.id === "ses_g");
+    expect(
+      f.heard.filter((m) => m.kind === "removed").map((m) => (m.kind === "removed" ? m.id : "")),
+    ).toEqual(["ses_g"]);
+    close();
+  });
 });
