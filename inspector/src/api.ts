@@ -1,8 +1,9 @@
 import type { CreateSessionBody, RespondBody, SessionList, SessionSummary } from "../../src/api/schemas.js";
+import type { SessionPatchBody } from "../../src/api/session-admin-schemas.js";
 import type { AgentInfo, TurnDelivery as Delivery } from "../../src/contracts/commands.js";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import type { ThreadView } from "../../src/projection/thread-view.js";
-import type { InlineAttachment as Attachment, SessionPatchBody } from "./command-surface.js";
+import type { InlineAttachment as Attachment } from "./command-surface.js";
 
 /** A non-2xx answer of the server, with its `{error}` sentence when it gave one. */
 export class ApiError extends Error {

@@ -2,7 +2,6 @@ import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import type { SessionSummary } from "../../../src/api/schemas.js";
 import type { AgentInfo } from "../../../src/contracts/commands.js";
 import { InspectorApi } from "../api.js";
-import type { SummaryExtras } from "../command-surface.js";
 import type { StreamStatus } from "../event-stream.js";
 import { RoutesContext } from "../routes-context.js";
 import { fetchRoutes, NO_ROUTES, type ServerRoutes } from "../server-routes.js";
@@ -140,10 +139,10 @@ export function LiveApp() {
       </main>
     );
   }
-  const summary = sessions.find((s) => s.id === selected) as (SessionSummary & SummaryExtras) | undefined;
+  const summary = sessions.find((s) => s.id === selected);
   const capabilities = agents.find((a) => a.provider === summary?.provider && a.installed)?.capabilities;
   const archiving = routes.bodyHas("patch", "/v1/sessions/{id}", "archived");
-  const listed = sessions.filter((s) => showArchived || (s as SummaryExtras).archived !== true);
+  const listed = sessions.filter((s) => showArchived || s.archived !== true);
   return (
     <RoutesContext.Provider value={routes}>
       <div

@@ -1,15 +1,15 @@
 import { useState } from "preact/hooks";
 import type { SessionSummary } from "../../../src/api/schemas.js";
+import type { SessionPatchBody } from "../../../src/api/session-admin-schemas.js";
 import { CANONICAL_MODES, type DriverCapabilities, EFFORT_LEVELS } from "../../../src/contracts/commands.js";
 import type { InspectorApi } from "../api.js";
-import type { SessionPatchBody, SummaryExtras } from "../command-surface.js";
 import type { ServerRoutes } from "../server-routes.js";
 
 const SESSION = "/v1/sessions/{id}";
 
 interface SessionControlsProps {
   api: InspectorApi;
-  summary: SessionSummary & SummaryExtras;
+  summary: SessionSummary;
   routes: ServerRoutes;
   /** What the session's agent can change (from `GET /v1/agents`), where the server says. */
   capabilities: DriverCapabilities | undefined;

@@ -1,5 +1,4 @@
 import type { SessionSummary } from "../../../src/api/schemas.js";
-import type { SummaryExtras } from "../command-surface.js";
 import { dateTime } from "../format.js";
 
 interface SessionListProps {
@@ -55,13 +54,12 @@ export function SessionList({ sessions, selected, onSelect, query = "", found }:
                 {s.origin === "import" && <span class="badge">history</span>}
               </span>
               <span class="session-title">{s.title ?? s.id}</span>
-              {(s as SummaryExtras).parentId !== undefined && (
-                <span class="meta forked-from" data-parent-id={(s as SummaryExtras).parentId}>
-                  forked from{" "}
-                  {titles.get((s as SummaryExtras).parentId as string) ?? (s as SummaryExtras).parentId}
+              {s.parentId !== undefined && (
+                <span class="meta forked-from" data-parent-id={s.parentId}>
+                  forked from {titles.get(s.parentId) ?? s.parentId}
                 </span>
               )}
-              {(s as SummaryExtras).archived === true && <span class="badge">archived</span>}
+              {s.archived === true && <span class="badge">archived</span>}
               <span class="meta session-dates">
                 started <time dateTime={s.createdAt}>{dateTime(s.createdAt)}</time> · last{" "}
                 <time dateTime={s.updatedAt}>{dateTime(s.updatedAt)}</time>

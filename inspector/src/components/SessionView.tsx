@@ -2,7 +2,6 @@ import { useCallback, useContext, useEffect, useMemo, useRef, useState } from "p
 import type { SessionSummary } from "../../../src/api/schemas.js";
 import type { DriverCapabilities } from "../../../src/contracts/commands.js";
 import type { InspectorApi } from "../api.js";
-import type { SummaryExtras } from "../command-surface.js";
 import { EventLoaderContext } from "../event-loader.js";
 import { followEvents, type StreamStatus } from "../event-stream.js";
 import { useFollowScroll } from "../follow-scroll.js";
@@ -38,7 +37,7 @@ export function SessionView({
 }: {
   api: InspectorApi;
   sessionId: string;
-  summary: (SessionSummary & SummaryExtras) | undefined;
+  summary: SessionSummary | undefined;
   onUnauthorized: () => void;
   /** The session's agent's capabilities, where the server lists them. */
   capabilities?: DriverCapabilities | undefined;
