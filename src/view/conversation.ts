@@ -33,6 +33,16 @@ export class ConversationRenderer {
     this.#color = options.color;
   }
 
+  /**
+   * Where chat's `/fork` hands over: the parent session's end is not the conversation's, which goes on in the fork
+   * (the parent's `session.exited` stays in the stream; `--verbose` and `--json` show it as it is).
+   */
+  forked(sessionId: string): string[] {
+    return [
+      this.#paint("dim", `── forked: the conversation goes on in session ${escapeControls(sessionId)}`),
+    ];
+  }
+
   /** A subagent's activity is indented under the call that spawned it. */
   render(event: RuntimeEvent): string[] {
     const lines = this.#render(event);

@@ -70,6 +70,26 @@ describe("chat on a terminal (pseudo-terminal, real codex app-server, mock model
     expect(readdirSync(cli.tmp).filter((name) => name.startsWith("provider-runtime-"))).toEqual([]);
   });
 
+  it("/fork in the conversation view: the answers of both sessions read as one conversation", async () => {
+    const cli = new CliProcess(CHAT, { tty: true });
+    await cli.waitFor("err", /you> /);
+    cli.type("mock:text alpha\r");
+    await cli.waitFor("out", /── turn completed/);
+    await cli.waitFor("err", /mock:text alpha[\s\S]*you> /);
+    cli.type("/fork\r");
+    await cli.waitFor("err", /forked: now on session \S+[\s\S]*you> /);
+    cli.type("mock:text gamma\r");
+    await cli.waitFor("out", /── turn completed[\s\S]*── turn completed/);
+    const fork = /forked: now on session (\S+)/.exec(cli.stderr)?.[1];
+    // the hand-over reads as one: no "session ended" between the two answers, a line naming the fork
+    const answers = cli.stdout.split("mock final answer: text");
+    expect(answers).toHaveLength(3);
+    expect(answers[1]).toContain(`── forked: the conversation goes on in session ${fork}`);
+    expect(answers[1]).not.toMatch(/session ended/);
+    cli.type("/quit\r");
+    expect(await cli.exited).toBe(0);
+  });
+
   it("Ctrl-C twice quits with 130, the session stopped cleanly", async () => {
     const cli = new CliProcess([...CHAT, "--json"], { tty: true });
     await cli.waitFor("err", /you> /);

@@ -30,7 +30,7 @@ export interface LiveSessionOptions {
  * go above the prompt, which is drawn again after them with what was typed: output never lands in the input line.
  */
 class EventPrinter {
-  readonly #renderer: { render(event: RuntimeEvent): string[]; flush(): string[] };
+  readonly #renderer: TimelineRenderer | ConversationRenderer;
 
   constructor(
     readonly io: CliIo,
@@ -48,6 +48,13 @@ class EventPrinter {
 
   flush(): void {
     if (!this.json) this.#write(this.#renderer.flush());
+  }
+
+  /** The parent's end where `/fork` hands the session over: in the conversation a line naming the fork. */
+  handover(exited: RuntimeEvent, forkSessionId: string): void {
+    if (!this.json && this.#renderer instanceof ConversationRenderer)
+      this.#write(this.#renderer.forked(forkSessionId));
+    else this.print(exited);
   }
 
   #write(lines: string[]): void {
@@ -127,7 +134,10 @@ export class LiveSession {
     for (;;) {
       const driver = this.driver;
       for await (const event of driver.events) {
-        this.printer.print(event);
+        // the fork is the driver before its parent is stopped: the parent's exit is a hand-over, not the end
+        if (event.type === "session.exited" && this.driver !== driver)
+          this.printer.handover(event, this.driver.sessionId);
+        else this.printer.print(event);
         this.queue.observe(event);
         for (const listener of this.#listeners) listener(event);
       }
