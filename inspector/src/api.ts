@@ -23,10 +23,6 @@ export class InspectorApi {
     readonly onUnauthorized: () => void = () => {},
   ) {}
 
-  listSessions(): Promise<SessionList> {
-    return this.#call("GET", "/v1/sessions");
-  }
-
   /** One session and the projection of its stored events (the inbox reads its open requests from it). */
   getSession(sessionId: string): Promise<{ session: SessionSummary; view: ThreadView }> {
     return this.#call("GET", `/v1/sessions/${encodeURIComponent(sessionId)}`);
