@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { rm } from "node:fs/promises";
 import type { CreateSessionBody } from "../api/schemas.js";
 import type { ForkBody, SessionAdminPatch } from "../api/session-admin-schemas.js";
 import type {
@@ -20,7 +21,7 @@ import { type AdminDeps, applyAdminPatch, purgeSession } from "./session-admin.j
 import { commandErrorOf, SessionCommandError, type SessionCommands } from "./session-commands.js";
 import { copyNativeState, forkSourceOf } from "./session-fork.js";
 import type { SessionPaths } from "./session-paths.js";
-import { controlOptionsOf, createSettingsOf, withSettings } from "./session-settings.js";
+import { controlOptionsOf, createSettingsOf, inheritedControl, withSettings } from "./session-settings.js";
 import { titleOf } from "./session-summary.js";
 
 export interface LocalSessionsOptions {
@@ -103,7 +104,12 @@ export class LocalSessions implements SessionCommands {
     const source = await forkSourceOf(this.#store, parent, body);
     const id = `ses_${randomUUID()}`;
     const stateDir = await this.#paths.makeStateDir(id);
-    await copyNativeState(parent.native?.stateDir, stateDir);
+    try {
+      await copyNativeState(parent.native?.stateDir, stateDir);
+    } catch (error) {
+      await rm(stateDir, { recursive: true, force: true });
+      throw error;
+    }
     const cwd = await this.#paths.cwdFor(id, parent.cwd);
     const now = this.#clock();
     const record: SessionRecord = {
@@ -113,7 +119,8 @@ export class LocalSessions implements SessionCommands {
       createdAt: now,
       updatedAt: now,
       cwd,
-      native: { stateDir },
+      // the parent's settings and MCP servers go on in the fork; its own native ids do not
+      native: { ...inheritedControl(parent), stateDir },
       state: "starting",
       lastSequence: 0,
       openRequests: 0,

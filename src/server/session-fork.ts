@@ -54,5 +54,15 @@ export async function forkSourceOf(
 
 /** The parent's native state (its CODEX_HOME, Claude's config dir) as the fork's own, where its agent finds the thread. */
 export async function copyNativeState(from: string | undefined, to: string): Promise<void> {
-  if (from !== undefined) await copyNativeHome(from, to);
+  if (from === undefined) return;
+  try {
+    await copyNativeHome(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    // a cluster node that took the parent over without its saved state, or a DATA dir cleaned by hand
+    throw new SessionCommandError(
+      "unavailable",
+      `the parent's native state (${from}) is not on this node: its agent's thread cannot be forked here`,
+    );
+  }
 }

@@ -35,6 +35,15 @@ export function controlOptionsOf(
   };
 }
 
+/** What of a parent's record a fork takes over: the mode and effort set on it, its MCP servers. */
+export function inheritedControl(record: SessionRecord): NativeControl {
+  const native = (record.native ?? {}) as NativeControl;
+  return {
+    ...(native.settings === undefined ? {} : { settings: native.settings }),
+    ...(native.mcpServers === undefined ? {} : { mcpServers: native.mcpServers }),
+  };
+}
+
 /** The record patch after a `configure()`: the model in its field, mode and effort in `native.settings`. */
 export function withSettings(record: SessionRecord, settings: SessionSettings): SessionPatch {
   const patch: SessionPatch = {};

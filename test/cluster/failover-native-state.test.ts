@@ -103,3 +103,46 @@ it("takes a session over on another node with its own DATA, the agent rememberin
   expect(asked.length).toBeGreaterThan(0);
   expect(asked.some((body) => body.includes(marker))).toBe(true);
 }, 240_000);
+
+it("forks a session whose node went away with its disk: the fork made from the object store's state", async () => {
+  await cluster.start("a");
+  const created = await cluster.post("b", "/v1/sessions", { provider: "codex" });
+  expect(created.status).toBe(201);
+  const parent = String(created.body.id);
+  const watcher = cluster.watch("a", parent);
+  const alpha = `alpha-${Date.now()}`;
+  const beta = `beta-${Date.now()}`;
+  for (const [n, word] of [alpha, beta].entries()) {
+    expect(
+      (await cluster.post("b", `/v1/sessions/${parent}/turns`, { text: `mock:text ${word}` })).status,
+    ).toBe(202);
+    await watcher.until((r) => count(r.events<Event>(), "turn.completed") === n + 1);
+  }
+  const firstTurn = watcher.events<Event>().find((e) => e.type === "turn.completed")?.turnId;
+  expect(firstTurn).toBeDefined();
+
+  // B goes away (its agent's state saved as it exits), and its disk with it.
+  await cluster.node("b").stop("SIGTERM");
+  rmSync(cluster.dataOf("b"), { recursive: true, force: true });
+
+  const forked = await cluster.post("a", `/v1/sessions/${parent}/fork`, { afterTurnId: firstTurn });
+  expect([forked.status, forked.body.parentId]).toEqual([201, parent]);
+  const fork = String(forked.body.id);
+  const forkWatcher = cluster.watch("a", fork);
+  const requestsBefore = mock.requests.length;
+  expect(
+    (await cluster.post("a", `/v1/sessions/${fork}/turns`, { text: "mock:text on the fork" })).status,
+  ).toBe(202);
+  await forkWatcher.until((r) => count(r.events<Event>(), "turn.completed") === 1);
+  const events = forkWatcher.events<Event>();
+  expect(verifyEvents(events)).toEqual([]);
+  expect(events.find((e) => e.type === "session.started")?.payload).toMatchObject({
+    forkedFrom: { sessionId: parent, turnId: firstTurn },
+  });
+  const asked = mock.requests
+    .slice(requestsBefore)
+    .map((r) => JSON.stringify(r.body ?? ""))
+    .filter((body) => body.includes("on the fork"));
+  expect(asked.length).toBeGreaterThan(0);
+  expect(asked.every((body) => body.includes(alpha) && !body.includes(beta))).toBe(true);
+}, 240_000);

@@ -87,7 +87,8 @@ describe("fork after a turn, over HTTP only", () => {
       let server = await ServeProcess.start({ token: TOKEN, extra: ["--model-url", mock.baseUrl] });
       const created = await server.json<{ id: string }>("/v1/sessions", {
         method: "POST",
-        json: { provider },
+        // a setting of the parent goes on in the fork
+        json: { provider, effort: "high" },
       });
       expect(created.status).toBe(201);
       const parent = created.body.id;
@@ -123,6 +124,7 @@ describe("fork after a turn, over HTTP only", () => {
       for (const body of forkSaw) {
         expect(body).toContain(alpha);
         expect(body).not.toContain(beta);
+        if (provider === "codex") expect(body).toContain('"effort":"high"');
       }
 
       // the parent is untouched: its next turn still holds both of its turns, and nothing of the fork
