@@ -74,8 +74,8 @@ export const listSessionsRoute = apiRoute({
     "Filters by provider, state and archived (archived ones only with `archived=1`); `q` matches words of " +
     "titles and prompts; `next` is the cursor of the following page. With `Accept: text/event-stream` an SSE " +
     "stream of the whole list instead (the query is not applied): `event: snapshot` (`{sessions}`), then " +
-    "`event: session` (a session's new summary) at each change of its state, title, open requests or last " +
-    "sequence, and `event: removed` (`{id}`), a heartbeat comment every 15 s.",
+    "`event: session` (a session's new summary) at each change of its state, title, archived flag, open " +
+    "requests or last sequence, and `event: removed` (`{id}`), a heartbeat comment every 15 s.",
   security: BEARER,
   request: { query: ListSessionsQuery },
   responses: {
