@@ -54,9 +54,10 @@ export class InspectorApi {
     return this.#call("POST", `/v1/sessions/${encodeURIComponent(sessionId)}/turns`, body);
   }
 
-  /** Sessions whose title or prompts match `q` (the server's search). */
-  searchSessions(q: string): Promise<SessionList> {
-    return this.#call("GET", `/v1/sessions?q=${encodeURIComponent(q)}&limit=200`);
+  /** Sessions whose title or prompts match `q` (the server's search); with `archived`, the archived ones only. */
+  searchSessions(q: string, options: { archived?: boolean } = {}): Promise<SessionList> {
+    const archived = options.archived === true ? "&archived=1" : "";
+    return this.#call("GET", `/v1/sessions?q=${encodeURIComponent(q)}&limit=200${archived}`);
   }
 
   configure(sessionId: string, body: SessionPatchBody): Promise<SessionSummary> {

@@ -83,6 +83,9 @@ describe("sessions from the page (1440 px)", () => {
   it("rename, archive (hidden until Show archived) and delete (gone, 404)", async () => {
     const { page } = watched;
     const id = (await page.locator(".session").getAttribute("data-session-id")) as string;
+    // a prompt on the fork that no title holds: only the server's search finds it
+    await prompt(page, "mock:text marmalade on the fork");
+    await expect(turnEnd(page, 1)).resolves.toBe("completed");
     await settings(page).getByRole("button", { name: "Rename" }).click();
     await settings(page).getByLabel("Title").fill("renamed from the page");
     await settings(page).getByRole("button", { name: "Save" }).click();
@@ -95,6 +98,11 @@ describe("sessions from the page (1440 px)", () => {
     await page.locator(`.session-button[data-session-id="${id}"]`).waitFor({ state: "detached" });
     await page.getByLabel("Show archived").check();
     await page.locator(`.session-button[data-session-id="${id}"]`).waitFor();
+    // an archived session is found by a prompt of it too, once archived ones are shown
+    await page.getByLabel("Search sessions").fill("marmalade");
+    await page.locator(`.session-button[data-session-id="${id}"]`).waitFor();
+    await expect.poll(() => page.locator(".session-button").count()).toBe(1);
+    await page.getByLabel("Search sessions").fill("");
     page.once("dialog", (dialog) => void dialog.accept());
     await settings(page).getByRole("button", { name: "Delete" }).click();
     await page.locator(`.session-button[data-session-id="${id}"]`).waitFor({ state: "detached" });

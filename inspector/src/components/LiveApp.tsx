@@ -97,16 +97,19 @@ export function LiveApp() {
     }
     let live = true;
     const timer = setTimeout(() => {
-      api
-        .searchSessions(q)
-        .then((list) => live && setFound(new Set(list.sessions.map((s) => s.id))))
-        .catch(() => undefined);
+      // the server leaves archived sessions out of a search unless asked for them alone
+      Promise.all([
+        api.searchSessions(q),
+        ...(showArchived ? [api.searchSessions(q, { archived: true })] : []),
+      ])
+        .then((lists) => live && setFound(new Set(lists.flatMap((list) => list.sessions.map((s) => s.id)))))
+        .catch(() => live && setFound(undefined));
     }, 200);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [api, serverSearch, query]);
+  }, [api, serverSearch, query, showArchived]);
 
   useEffect(() => {
     const onHash = () => setSelected(selectedFromHash());
