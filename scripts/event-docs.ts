@@ -147,7 +147,7 @@ function payloadTable(payload: Node): string[] {
         rows.push(`| itemType | ${itemTypes} | yes | The item's type: see [Item types](#item-types). |`);
       } else if (name === "details") {
         rows.push(
-          "| details | object | no | The item's typed details; their fields depend on `itemType` (see [Item types](#item-types)). Absent where the native record gives none. |",
+          "| details | object | no | The item's typed details; their fields depend on `itemType` (see [Item types](#item-types)). Absent where nothing told them yet; an `item.completed` whose native record gives none carries the last details known. |",
         );
       } else {
         rows.push(row(name, node, required.has(name) ? "yes" : "no"));

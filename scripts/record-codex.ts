@@ -16,7 +16,17 @@ interface Scenario {
 }
 
 const SCENARIOS: Record<string, Scenario> = {
-  ...scenarioRecordings(["text", "reasoning", "shell", "edit", "plan", "multi-turn", "cutoff", "long"]),
+  ...scenarioRecordings([
+    "text",
+    "reasoning",
+    "shell",
+    "edit",
+    "plan",
+    "multi-turn",
+    "cutoff",
+    "long",
+    "subagent",
+  ]),
   "shell-declined": { prompts: [SCENARIO_PROMPTS.shell], answer: () => ({ decision: "decline" }) },
 };
 

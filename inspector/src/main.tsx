@@ -2,6 +2,7 @@ import { render } from "preact";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { LiveApp } from "./components/LiveApp.js";
 import { StaticApp } from "./components/StaticApp.js";
+import { exchangeLoginCode } from "./token.js";
 import "./styles.css";
 
 /** `view --html` embeds its events in this element; without it the page is the live inspector. */
@@ -23,5 +24,6 @@ function embeddedEvents(): RuntimeEvent[] | undefined {
 const root = document.getElementById("app");
 if (root !== null) {
   const events = embeddedEvents();
-  render(events === undefined ? <LiveApp /> : <StaticApp events={events} />, root);
+  if (events !== undefined) render(<StaticApp events={events} />, root);
+  else void exchangeLoginCode(location, history, sessionStorage).finally(() => render(<LiveApp />, root));
 }

@@ -1,6 +1,7 @@
 import type { DriverProvider } from "../contracts/driver.js";
 import type { RuntimeEvent } from "../contracts/events.js";
 import { BoundedMap } from "../kit/bounded-map.js";
+import { acpForkAnchor } from "../providers/acp/fork-anchor.js";
 import { claudeForkAnchor } from "../providers/claude/fork-anchor.js";
 import { codexForkAnchor } from "../providers/codex/fork-anchor.js";
 
@@ -11,6 +12,8 @@ export type ForkAnchorOf = (event: RuntimeEvent) => string | undefined;
 const ANCHORS: Partial<Record<DriverProvider, ForkAnchorOf>> = {
   codex: codexForkAnchor,
   claude: claudeForkAnchor,
+  acp: acpForkAnchor,
+  cursor: acpForkAnchor,
 };
 
 export function forkAnchorOf(provider: string): ForkAnchorOf | undefined {
@@ -22,13 +25,27 @@ export const FORK_UNSUPPORTED = {
   "codex-sdk":
     "@openai/codex-sdk only starts and resumes threads through codex exec; `codex exec fork` copies a whole " +
     "thread and cannot stop at a turn — use provider codex (app-server thread/fork)",
-  acp: "this driver does not speak ACP's unstable session/fork yet (only some agents advertise it)",
 } as const;
 
 export function forkUnsupportedReason(provider: string): string {
   if (provider === "codex-sdk") return FORK_UNSUPPORTED["codex-sdk"];
-  if (provider === "acp" || provider === "cursor") return FORK_UNSUPPORTED.acp;
   return `${provider} sessions cannot be forked`;
+}
+
+/**
+ * Providers whose native fork copies the whole conversation (ACP's `session/fork` has no fork point): a fork can
+ * end only with the session's last turn.
+ */
+export function forksWholeConversation(provider: string): boolean {
+  return provider === "acp" || provider === "cursor";
+}
+
+/** Why a fork of a whole-conversation provider cannot end with `turnId`, a completed turn that is not the last. */
+export function earlierTurnUnsupported(turnId: string, latestTurnId: string | undefined): string {
+  return (
+    `ACP's session/fork copies the whole conversation and has no fork point: a fork can end only with the ` +
+    `session's last turn (${latestTurnId ?? "none"}), not with the earlier turn ${turnId}`
+  );
 }
 
 /**
@@ -39,12 +56,14 @@ export class TurnAnchors {
   readonly #open = new Map<string, string>();
   readonly #completed = new BoundedMap<string, string>(10_000);
   #last: string | undefined;
+  #latest: string | undefined;
 
   constructor(readonly anchorOf: ForkAnchorOf) {}
 
   observe(event: RuntimeEvent): void {
     const turnId = event.turnId;
     if (turnId === undefined) return;
+    this.#latest = turnId;
     const anchor = this.anchorOf(event);
     if (anchor !== undefined) this.#open.set(turnId, anchor);
     if (event.type !== "turn.completed" && event.type !== "turn.aborted") return;
@@ -63,5 +82,10 @@ export class TurnAnchors {
   /** The last completed turn's id. */
   get lastTurnId(): string | undefined {
     return this.#last;
+  }
+
+  /** The last turn seen at all, completed or still running. */
+  get latestTurnId(): string | undefined {
+    return this.#latest;
   }
 }

@@ -1,4 +1,4 @@
-import { cp } from "node:fs/promises";
+import { cp, lstat } from "node:fs/promises";
 import { basename } from "node:path";
 import {
   type DriverOptions,
@@ -38,9 +38,10 @@ export async function seedHome(forkOf: ForkSource | undefined, home: string): Pr
 }
 
 /**
- * A copy of a native home (CODEX_HOME, Claude's config dir) for a fork. Databases stay behind: Codex's state
- * database holds absolute paths into the parent's home (it refuses a rollout outside its own) and rebuilds what
- * it needs from the copied rollouts.
+ * A copy of a native home (CODEX_HOME, Claude's config dir, an ACP agent's state dir) for a fork. Codex's SQLite
+ * databases stay behind: its state database holds absolute paths into the parent's home (it refuses a rollout
+ * outside its own) and rebuilds what it needs from the copied rollouts. Other databases are the session store
+ * itself (opencode's `opencode.db`) and are copied.
  */
 export async function copyNativeHome(from: string, to: string): Promise<void> {
   if (from === to) return;
@@ -48,8 +49,14 @@ export async function copyNativeHome(from: string, to: string): Promise<void> {
     recursive: true,
     force: true,
     errorOnExist: false,
-    filter: (source) => !DATABASE.test(basename(source)),
+    filter: async (source) => !DATABASE.test(basename(source)) && copyable(source),
   });
 }
 
-const DATABASE = /\.(sqlite|db)(-wal|-shm|-journal)?$/;
+const DATABASE = /\.sqlite(-wal|-shm|-journal)?$/;
+
+/** Files, dirs and links: not the sockets and pipes a running agent keeps in its home (Claude Code's cc-socks). */
+async function copyable(path: string): Promise<boolean> {
+  const info = await lstat(path).catch(() => undefined);
+  return info !== undefined && (info.isFile() || info.isDirectory() || info.isSymbolicLink());
+}

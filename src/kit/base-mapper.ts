@@ -81,7 +81,7 @@ export abstract class BaseMapper implements RuntimeMapper {
   protected abstract rawOf(entry: MessageEntry): RuntimeEventRaw;
   protected abstract mapMessage(entry: MessageEntry): RuntimeEvent[];
 
-  private track(mapped: RuntimeEvent[]): RuntimeEvent[] {
+  protected track(mapped: RuntimeEvent[]): RuntimeEvent[] {
     const events = this.states.apply(this.builder, mapped);
     for (const event of events) this.lifecycle.observe(event);
     return events;

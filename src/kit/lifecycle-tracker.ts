@@ -1,5 +1,6 @@
 import type { CanonicalItemType, CanonicalRequestType } from "../contracts/enums.js";
-import type { RuntimeEvent } from "../contracts/events.js";
+import type { RuntimeEvent, RuntimeEventOf } from "../contracts/events.js";
+import type { ItemDetails } from "../contracts/item-details.js";
 import { BoundedMap } from "./bounded-map.js";
 import type { EventBuilder } from "./event-builder.js";
 
@@ -22,11 +23,15 @@ interface OpenItem {
   itemType: CanonicalItemType;
   turnId: string | undefined;
   threadId: string | undefined;
+  /** The details the item's last event gave (started or updated), for a completion that gives none. */
+  details?: ItemDetails | undefined;
 }
 
 /**
  * Watches the canonical stream for what is open (turns, requests, items, the session) so that a crash or a stop
  * can close all of it: no turn without its completion, no request pending forever. Provider-independent.
+ * It also keeps each open item's last known details: an `item.completed` without details (a native completion that
+ * says only the status, as a refused file change does) gets them, so every completion carries the item's details.
  */
 export class LifecycleTracker {
   readonly #turns: BoundedMap<string, OpenTurn>;
@@ -86,10 +91,24 @@ export class LifecycleTracker {
             itemType: event.payload.itemType,
             turnId: event.turnId,
             threadId: event.threadId,
+            details: event.payload.details,
           });
         break;
+      case "item.updated": {
+        const open = event.itemId ? this.#items.get(event.itemId) : undefined;
+        if (
+          open !== undefined &&
+          event.payload.details !== undefined &&
+          open.itemType === event.payload.itemType
+        )
+          open.details = event.payload.details;
+        break;
+      }
       case "item.completed":
-        if (event.itemId) this.#items.release(event.itemId);
+        if (event.itemId) {
+          withLastDetails(event, this.#items.get(event.itemId));
+          this.#items.release(event.itemId);
+        }
         break;
       case "session.exited":
         this.#exited = true;
@@ -122,7 +141,12 @@ export class LifecycleTracker {
       events.push(
         builder.emit(
           "item.completed",
-          { itemType: open.itemType, status: "failed", detail: reason.message },
+          {
+            itemType: open.itemType,
+            status: "failed",
+            detail: reason.message,
+            ...(open.details === undefined ? {} : { details: open.details }),
+          } as RuntimeEventOf<"item.completed">["payload"],
           { itemId, turnId: open.turnId, threadId: open.threadId },
         ),
       );
@@ -151,4 +175,12 @@ export class LifecycleTracker {
     this.#turns.clear();
     return events;
   }
+}
+
+/** A completion that gives no details takes the ones its item last had (of the same item type). */
+function withLastDetails(event: RuntimeEventOf<"item.completed">, open: OpenItem | undefined): void {
+  if (open === undefined || open.details === undefined || event.payload.details !== undefined) return;
+  if (open.itemType !== event.payload.itemType) return;
+  // A copy: a mapper may build several events on one payload object.
+  (event as { payload: unknown }).payload = { ...event.payload, details: open.details };
 }

@@ -37,6 +37,10 @@ export class ThreadProjector {
     view.sessionId ??= event.sessionId;
     view.provider ??= event.provider;
     if (event.threadId !== undefined) view.threadId ??= event.threadId;
+    // The view is of the session's thread (the first one seen): a subagent's thread (Codex runs each in one of its
+    // own) does not change its state, name, native id or token usage.
+    if (event.type.startsWith("thread.") && event.threadId !== undefined && event.threadId !== view.threadId)
+      return;
 
     switch (event.type) {
       case "session.started":

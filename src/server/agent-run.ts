@@ -38,6 +38,8 @@ export class AgentRun {
   readonly #resolved = new BoundedMap<string, true>(10_000);
   /** Why the driver's `start()` failed, if it did (the stream says so too). */
   startError: string | undefined;
+  /** Set with `startError` when the start failed because the agent cannot do what was asked (an ACP fork). */
+  startUnsupported = false;
   #turnBusy = false;
   /** Turns the driver holds to start after the running one (delivery `queue`). */
   #queued = 0;

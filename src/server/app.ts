@@ -10,6 +10,8 @@ import { bodySizeLimit } from "./body-limit.js";
 import { isTurnsPath, mountControlRoutes, turnBodyLimit } from "./control-routes.js";
 import { mountEventRoutes } from "./event-routes.js";
 import { mountInspector } from "./inspector-static.js";
+import { mountLoginCodeExchange, mountLoginCodeIssue } from "./login-code-routes.js";
+import { LoginCodes } from "./login-codes.js";
 import { mountOpenApiDocument } from "./openapi-document.js";
 import { loopbackHostOnly, securityHeaders } from "./request-guards.js";
 import { healthRoute } from "./routes.js";
@@ -35,6 +37,8 @@ export interface ServerAppOptions {
   loopbackOnly?: boolean;
   /** The session list's changes; default one that finds them by rescanning the registry. */
   feed?: SessionFeed;
+  /** The inspector's one-time login codes (default: a store of this app's own). */
+  loginCodes?: LoginCodes;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -78,6 +82,8 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
     );
   });
   mountOpenApiDocument(app, options.version);
+  const loginCodes = options.loginCodes ?? new LoginCodes();
+  mountLoginCodeExchange(app, loginCodes, options.token);
   const tickets = new StreamTickets();
   app.use("/v1/*", ticketOr(tickets, bearerAuth(options.token)));
   const maxSize = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -87,6 +93,7 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
   const limitBody = bodySizeLimit(maxSize, tooLarge(maxSize));
   const limitTurnBody = turnBodyLimit(maxSize, tooLarge);
   app.use("/v1/*", (c, next) => (isTurnsPath(c.req.path) ? limitTurnBody(c, next) : limitBody(c, next)));
+  mountLoginCodeIssue(app, loginCodes);
   mountSessionRoutes(app, { ...options, feed: options.feed ?? new SessionFeed(options.store) });
   mountEventRoutes(app, { ...options, tickets });
   mountControlRoutes(app);

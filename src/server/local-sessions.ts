@@ -10,7 +10,7 @@ import type {
   SessionSettings,
   TurnInput,
 } from "../contracts/driver.js";
-import { UnknownRequestError } from "../contracts/driver.js";
+import { UnknownRequestError, UnsupportedError } from "../contracts/driver.js";
 import { createDriver, isDriverProvider } from "../drivers/index.js";
 import { wallClockIso } from "../kit/wall-clock.js";
 import type { SessionRecord, SessionStore } from "../store/types.js";
@@ -96,7 +96,8 @@ export class LocalSessions implements SessionCommands {
   /**
    * A new session on a native fork of the parent's thread through `afterTurnId`: the parent's native state is
    * copied into the fork's own dir and the fork's agent opens the fork there (Codex `thread/fork`, Claude
-   * `resume` + `forkSession`), whether the parent's agent runs or has exited. The parent is untouched.
+   * `resume` + `forkSession`, ACP `session/fork`), whether the parent's agent runs or has exited. The parent is
+   * untouched.
    */
   async fork(sessionId: string, body: ForkBody): Promise<SessionRecord> {
     if (this.#closed) throw new SessionCommandError("unavailable", "the server is shutting down");
@@ -134,6 +135,8 @@ export class LocalSessions implements SessionCommands {
     if (run.startError !== undefined) {
       // a fork that never opened is no session: nothing of it stays (a later turn must not resume something else)
       await purgeSession(this.#adminDeps(), record).catch(() => undefined);
+      // an agent that answered it cannot fork (ACP: no session/fork in its initialize answer) is a 422
+      if (run.startUnsupported) throw new SessionCommandError("unsupported", run.startError);
       throw new SessionCommandError("unavailable", `the fork's agent did not start: ${run.startError}`);
     }
     return (await this.#store.getSession(id)) ?? record;
@@ -345,6 +348,7 @@ export class LocalSessions implements SessionCommands {
     } catch (error) {
       // The driver has closed its stream (session.exited says why); the session stays, exited.
       run.startError = messageOf(error);
+      run.startUnsupported = error instanceof UnsupportedError;
       this.#warn(`session ${record.id}: the agent did not start: ${run.startError}`);
       await run.stop();
     }

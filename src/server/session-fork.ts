@@ -1,6 +1,12 @@
 import type { ForkBody } from "../api/session-admin-schemas.js";
 import type { ForkSource } from "../contracts/driver.js";
-import { forkAnchorOf, forkUnsupportedReason, TurnAnchors } from "../drivers/fork-anchors.js";
+import {
+  earlierTurnUnsupported,
+  forkAnchorOf,
+  forksWholeConversation,
+  forkUnsupportedReason,
+  TurnAnchors,
+} from "../drivers/fork-anchors.js";
 import { copyNativeHome } from "../drivers/fork-options.js";
 import type { SessionRecord, SessionStore } from "../store/types.js";
 import { SessionCommandError } from "./session-commands.js";
@@ -10,7 +16,8 @@ const PAGE = 1_000;
 /**
  * What a fork of `parent` opens: the parent's native thread and the native mark of the turn asked for, read off
  * its stored events (so it holds for turns of runs before a crash too). 400 naming an unknown turn; 422 where the
- * provider (or an imported history) cannot be forked here.
+ * provider (or an imported history) cannot be forked here, or (ACP) cannot end a fork at that turn. Whether an ACP
+ * agent can fork at all is known only once it answers `initialize`: the fork's driver refuses then.
  */
 export async function forkSourceOf(
   store: SessionStore,
@@ -48,6 +55,12 @@ export async function forkSourceOf(
       `afterTurnId: no completed turn ${turnId} in session ${parent.id}`,
       "afterTurnId",
     );
+  }
+  if (forksWholeConversation(parent.provider)) {
+    if (anchors.latestTurnId !== turnId)
+      throw new SessionCommandError("unsupported", earlierTurnUnsupported(turnId, anchors.latestTurnId));
+    // the agent copies the whole conversation: no native mark to pass on
+    return { ...source, turnId };
   }
   return { ...source, turnId, nativeTurn };
 }

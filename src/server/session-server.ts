@@ -3,6 +3,7 @@ import { createServerApp } from "./app.js";
 import { DEFAULT_LISTEN_LIMITS, type HttpListener, type ListenLimits, listen } from "./http-listener.js";
 import { defaultInspectorDir } from "./inspector-static.js";
 import { LocalSessions, type LocalSessionsOptions } from "./local-sessions.js";
+import { LoginCodes } from "./login-codes.js";
 import { closeAbandonedSessions } from "./restore.js";
 import { isLoopbackHost } from "./server-token.js";
 import type { SessionCommands } from "./session-commands.js";
@@ -41,6 +42,8 @@ export interface SessionServer {
   commands: SessionCommands;
   /** The sessions a crash had left open, closed at this start. */
   restored: string[];
+  /** A one-time code that opens the inspector: `${url}/#code=${code}` (see LoginCodes). */
+  loginCode(): { code: string; expiresAt: string };
   /** Stops every agent (each `session.exited` stored), then the HTTP server, then the store. */
   close(): Promise<void>;
 }
@@ -62,7 +65,9 @@ export async function startSessionServer(options: SessionServerOptions): Promise
       ...(options.driverDefaults === undefined ? {} : { driverDefaults: options.driverDefaults }),
     });
   }
+  const loginCodes = new LoginCodes();
   const app = createServerApp({
+    loginCodes,
     store,
     commands,
     token: options.token,
@@ -91,6 +96,7 @@ export async function startSessionServer(options: SessionServerOptions): Promise
     port: http.port,
     commands: running,
     restored,
+    loginCode: () => loginCodes.issue(),
     close: () => {
       closing ??= (async () => {
         await running.close();

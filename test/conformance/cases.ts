@@ -97,9 +97,6 @@ const ACP_NO_STEER = no("ACP v1 has no call that adds input to a running prompt 
 const CODEX_LIMITS = {
   plan: no("codex 0.171.0 offers the model no update_plan tool"),
   question: no("codex 0.171.0 answers request_user_input with 'unavailable in Default mode'"),
-  subagent: no(
-    "codex 0.171.0 offers spawn_agent behind tool_search; the driver turns its subagents off ([agents] enabled = false) until the app-server mapper keeps a child thread's turns apart from the session's (to do)",
-  ),
 };
 const CLAUDE_NO_EXIT_CODE =
   "Claude Code 2.1's Bash result has stdout, stderr and interrupted, no exit status";

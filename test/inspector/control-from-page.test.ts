@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServeProcess } from "../server/support/serve-process.js";
 import { launchChromium, screenshot, type WatchedPage, watchedPage } from "./support/browser.js";
 import { liveServeDirs, prompt, startSession, turnEnd } from "./support/live-page.js";
+import { loginFragment } from "./support/login-url.js";
 
 const TOKEN = "inspector-control-token-0123456789";
 const dirs = liveServeDirs("inspector-control-", TOKEN);
@@ -26,7 +27,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   server = await dirs.serveMock();
   watched = await watchedPage(browser, { width: 1440, height: 900 });
-  await watched.page.goto(`${server.url}/#token=${TOKEN}`);
+  await watched.page.goto(`${server.url}/${await loginFragment(server)}`);
 });
 
 afterAll(async () => {

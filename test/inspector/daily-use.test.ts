@@ -10,6 +10,7 @@ import {
 } from "./support/browser.js";
 import { lowContrastTexts } from "./support/contrast.js";
 import { liveServeDirs, prompt, startSession, turnEnd } from "./support/live-page.js";
+import { loginFragment } from "./support/login-url.js";
 
 /** The inspector as a daily tool at 1440 px: the pane that scrolls on its own, the live list, the inbox. */
 
@@ -58,7 +59,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   server = await dirs.serveMock();
   watched = await watchedPage(browser, { width: 1440, height: 900 });
-  await watched.page.goto(`${server.url}/#token=${TOKEN}`);
+  await watched.page.goto(`${server.url}/${await loginFragment(server)}`);
 });
 
 afterAll(async () => {

@@ -4,6 +4,7 @@ import type { RuntimeEvent } from "../../src/contracts/events.js";
 import type { ServeProcess } from "../server/support/serve-process.js";
 import { launchChromium, screenshot, type WatchedPage, watchedPage } from "./support/browser.js";
 import { liveServeDirs, prompt, startSession, turnEnd } from "./support/live-page.js";
+import { loginFragment } from "./support/login-url.js";
 import { TcpProxy } from "./support/tcp-proxy.js";
 
 const TOKEN = "inspector-test-token-0123456789";
@@ -57,7 +58,7 @@ beforeAll(async () => {
   proxy = await TcpProxy.start(server.port);
   url = proxy.url;
   watched = await watchedPage(browser);
-  await watched.page.goto(`${url}/#token=${TOKEN}`);
+  await watched.page.goto(`${url}/${await loginFragment(server)}`);
 });
 
 afterAll(async () => {
@@ -213,7 +214,7 @@ describe("the inspector against serve --mock", () => {
 
   it("works at 390 px: the form, the list and the session fit the width", async () => {
     const { page, context } = await watchedPage(browser, { width: 390, height: 844 });
-    await page.goto(`${url}/#token=${TOKEN}`);
+    await page.goto(`${url}/${await loginFragment(server)}`);
     await page.locator(".session-button").first().click();
     await page.locator("[data-turn-end]").first().waitFor();
     await expect(page.evaluate<number>("document.documentElement.scrollWidth")).resolves.toBeLessThanOrEqual(

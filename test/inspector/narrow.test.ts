@@ -9,6 +9,7 @@ import {
   watchedPage,
 } from "./support/browser.js";
 import { liveServeDirs, prompt, startSession, turnEnd } from "./support/live-page.js";
+import { loginFragment } from "./support/login-url.js";
 
 /** The inspector on a phone-sized screen (390 × 844): the open session first, the list in a drawer. */
 
@@ -33,7 +34,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   server = await dirs.serveMock();
   watched = await watchedPage(browser, { width: WIDTH, height: HEIGHT });
-  await watched.page.goto(`${server.url}/#token=${TOKEN}`);
+  await watched.page.goto(`${server.url}/${await loginFragment(server)}`);
 });
 
 afterAll(async () => {

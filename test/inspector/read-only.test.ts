@@ -7,6 +7,7 @@ import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
 import { ServeProcess } from "../server/support/serve-process.js";
 import { launchChromium, REPO, screenshot, watchedPage } from "./support/browser.js";
+import { loginFragment } from "./support/login-url.js";
 
 const TOKEN = "inspector-read-only-token";
 const base = mkdtempSync(join(tmpdir(), "inspector-readonly-"));
@@ -53,7 +54,7 @@ afterAll(async () => {
 
 it("an imported history opens read-only: its timeline, no prompt, no Interrupt or Stop", async () => {
   const { page, context, errors } = await watchedPage(browser);
-  await page.goto(`${server.url}/#token=${TOKEN}`);
+  await page.goto(`${server.url}/${await loginFragment(server)}`);
   const entry = page.locator(".session-button", { hasText: "an imported history" });
   await expect(entry.locator(".badge", { hasText: "history" }).count()).resolves.toBe(1);
   await entry.click();
@@ -68,7 +69,9 @@ it("an imported history opens read-only: its timeline, no prompt, no Interrupt o
 
 it("a wrong token is refused: the page forgets it and asks for one", async () => {
   const { page, context } = await watchedPage(browser);
-  await page.goto(`${server.url}/#token=not-the-token`);
+  await page.goto(`${server.url}/`);
+  await page.getByLabel(/^Token/).fill("not-the-token");
+  await page.getByRole("button", { name: "Connect" }).click();
   await page.getByRole("alert").filter({ hasText: "refused" }).waitFor();
   await expect(page.evaluate("sessionStorage.getItem('provider-runtime.token')")).resolves.toBeNull();
   await page.getByLabel(/^Token/).fill(TOKEN);

@@ -5,6 +5,7 @@ import { verifyEvents } from "../../src/verify/index.js";
 import type { ServeProcess } from "../server/support/serve-process.js";
 import { launchChromium, screenshot, type WatchedPage, watchedPage } from "./support/browser.js";
 import { liveServeDirs, prompt, startSession, turnEnd, turnRegion } from "./support/live-page.js";
+import { loginFragment } from "./support/login-url.js";
 import { TcpProxy } from "./support/tcp-proxy.js";
 
 const TOKEN = "inspector-resume-token-0123456789";
@@ -21,7 +22,7 @@ beforeAll(async () => {
   server = await serveMock();
   proxy = await TcpProxy.start(server.port);
   watched = await watchedPage(browser);
-  await watched.page.goto(`${proxy.url}/#token=${TOKEN}`);
+  await watched.page.goto(`${proxy.url}/${await loginFragment(server)}`);
 });
 
 afterAll(async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServeProcess } from "../server/support/serve-process.js";
 import { launchChromium, screenshot, type WatchedPage, watchedPage } from "./support/browser.js";
 import { liveServeDirs, prompt, startSession, turnEnd } from "./support/live-page.js";
+import { loginFragment } from "./support/login-url.js";
 
 /** [sessions] from the page, in Chromium against `serve --mock` (real codex app-server, mock model). */
 
@@ -22,7 +23,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   server = await dirs.serveMock();
   watched = await watchedPage(browser, { width: 1440, height: 900 });
-  await watched.page.goto(`${server.url}/#token=${TOKEN}`);
+  await watched.page.goto(`${server.url}/${await loginFragment(server)}`);
   // one session of two turns: its title is the first prompt, the second is found only by the server's search
   await startSession(watched.page, "codex", dirs.root);
   await prompt(watched.page, "mock:text hello");
@@ -113,7 +114,7 @@ describe("sessions from the page (1440 px)", () => {
 
 it("at 390 px: the settings fit the width and the drawer's search works", async () => {
   const { page, context } = await watchedPage(browser, { width: 390, height: 844 });
-  await page.goto(`${server.url}/#token=${TOKEN}`);
+  await page.goto(`${server.url}/${await loginFragment(server)}`);
   await page.locator(".session-button").first().click();
   await settings(page).waitFor();
   await expect(page.evaluate<number>("document.documentElement.scrollWidth")).resolves.toBeLessThanOrEqual(

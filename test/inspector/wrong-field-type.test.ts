@@ -9,6 +9,7 @@ import type { RuntimeEvent } from "../../src/contracts/events.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
 import { ServeProcess } from "../server/support/serve-process.js";
 import { launchChromium, REPO, watchedPage } from "./support/browser.js";
+import { loginFragment } from "./support/login-url.js";
 
 /*
  * One event with a field of the wrong type must not blank a session's view: the page shows the rest. Hand-written
@@ -79,7 +80,7 @@ async function expectTheRest(page: Page): Promise<void> {
 describe("an event with a wrong field type", () => {
   it("live inspector: the session's timeline shows every other item, the bad part says so", async () => {
     const { page, context, errors } = await watchedPage(browser);
-    await page.goto(`${server.url}/#token=${TOKEN}`);
+    await page.goto(`${server.url}/${await loginFragment(server)}`);
     await page.locator(".session-button", { hasText: "a history with a bad field" }).click();
     await expectTheRest(page);
     // the page as a whole is still alive: the list and the session's header are there

@@ -88,7 +88,8 @@ describe("input nested past MAX_JSON_DEPTH", () => {
     });
 
     it(`${definition.source}: a deep record mapped directly (live) is written as warnings in its events' place`, () => {
-      const mapper = definition.create({ sessionId: "live" });
+      // a host mapping live records injects its clock
+      const mapper = definition.create({ sessionId: "live", clock: () => "2026-12-01T00:00:00.000Z" });
       const serializer = new EventSerializer();
       const msg = JSON.parse(toolCallWith(definition.source, deepObjectText(DEEP))) as unknown;
       const events = mapper.map({ kind: "message", dir: "in", msg });

@@ -300,6 +300,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     if (server.restored.length > 0) warn(`closed ${server.restored.length} session(s) a crash had left open`);
     if (token.file !== undefined) warn(`the token is in ${token.file}`);
     io.stdout.write(`listening on ${server.url}\n`);
+    // A one-time code, not the token: the URL a person copies, or the browser keeps in its history, is spent.
+    warn(
+      `the inspector: ${server.url}/#code=${server.loginCode().code} (good once, for 5 minutes; POST /v1/login-codes with the token makes another)`,
+    );
     const signal = await signals.first;
     await stop();
     return SIGNAL_EXIT_CODES[signal];

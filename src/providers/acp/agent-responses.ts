@@ -27,7 +27,7 @@ export interface ResponseHandler {
   map(input: ResponseInput): RuntimeEvent[];
 }
 
-/** session/new, load and resume: the session (= the canonical thread) is ready. */
+/** session/new, load, resume and fork: the session (= the canonical thread) is ready. */
 function sessionReady(resume: boolean) {
   return ({ state, b, request, result, raw }: ResponseInput): RuntimeEvent[] => {
     const nativeId = idKey(result.sessionId) ?? idKey(request.params.sessionId);
@@ -252,9 +252,9 @@ export const AGENT_RESPONSE_HANDLERS: Record<string, ResponseHandler> = {
     ],
   },
   "session/fork": {
-    yields: ["provider.event"],
-    note: "unstable: the fork is another session",
-    map: named("session/fork"),
+    yields: ["session.started", "thread.started", "session.state.changed", "session.configured"],
+    note: "unstable: a forked driver's handshake opens the fork (its own new session) with it",
+    map: sessionReady(false),
   },
   "session/archive": { yields: ["thread.state.changed"], note: "unstable", map: threadState("archived") },
   "session/unarchive": {
@@ -329,6 +329,7 @@ export function mapAgentError({ state, b, request, id, error, raw }: ErrorInput)
     case "session/new":
     case "session/load":
     case "session/resume":
+    case "session/fork":
       return [
         b.emit("runtime.error", { message, class: errorClass, detail }, context),
         b.emit("session.state.changed", { state: "error", reason: error.message }, context),

@@ -1,4 +1,9 @@
-import type { DriverOptions, RequestResponse } from "../../contracts/driver.js";
+import {
+  type DriverOptions,
+  type DriverProvider,
+  type RequestResponse,
+  UnsupportedError,
+} from "../../contracts/driver.js";
 import type { DriverSession } from "../../drivers/driver-session.js";
 import { isObject, type JsonObject, str } from "../../kit/guards.js";
 import type { AgentProcess } from "./agent-process.js";
@@ -29,6 +34,8 @@ export class AcpConnection {
   #nativeSessionId: string | undefined;
   /** What the agent offered at the handshake: prompt content kinds, modes, models, config options. */
   offer: AcpSessionOffer = offerOf(undefined, undefined);
+  /** The agent's `initialize` answer. */
+  init: unknown;
   #lastWrite: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -104,18 +111,28 @@ export class AcpConnection {
   }
 
   /**
-   * initialize → authenticate (when the agent needs it) → session/new or session/load → session/set_mode to
-   * `sessionMode` when the agent offers that mode and the session is in another.
+   * initialize → authenticate (when the agent needs it) → session/new, session/load or (a fork) session/fork →
+   * session/set_mode to `sessionMode` when the agent offers that mode and the session is in another. A fork of an
+   * agent that does not advertise `session/fork` is an UnsupportedError of `provider`.
    */
-  async handshake(options: DriverOptions, timeoutMs: number, sessionMode?: string): Promise<void> {
+  async handshake(
+    options: DriverOptions,
+    timeoutMs: number,
+    sessionMode?: string,
+    provider: DriverProvider = "acp",
+  ): Promise<void> {
     await withTimeout(
-      this.#handshake(options, sessionMode),
+      this.#handshake(options, sessionMode, provider),
       timeoutMs,
       "the agent did not complete the ACP handshake",
     );
   }
 
-  async #handshake(options: DriverOptions, sessionMode: string | undefined): Promise<void> {
+  async #handshake(
+    options: DriverOptions,
+    sessionMode: string | undefined,
+    provider: DriverProvider,
+  ): Promise<void> {
     const agent = this.#connection.agent;
     const initialize: InitializeRequest = {
       protocolVersion: 1,
@@ -123,6 +140,10 @@ export class AcpConnection {
       clientInfo: CLIENT_INFO,
     };
     const init = await agent.request("initialize", initialize);
+    this.init = init;
+    const fork = options.forkOf;
+    if (fork !== undefined && !offerOf(init, undefined).fork)
+      throw new UnsupportedError(provider, "fork", forkNotOffered(init));
     const authMethods = (init.authMethods ?? []).map((method) => method.id);
     const authenticate = async () => {
       const methodId = authMethods[0];
@@ -134,6 +155,14 @@ export class AcpConnection {
     }
     const mcpServers = acpMcpServers(options.mcpServers) as import("@agentclientprotocol/sdk").McpServer[];
     const open = async (): Promise<{ sessionId: string; modes: unknown; session: unknown }> => {
+      if (fork !== undefined) {
+        const forked = await agent.request("session/fork", {
+          sessionId: fork.nativeId,
+          cwd: options.cwd,
+          mcpServers,
+        });
+        return { sessionId: forked.sessionId, modes: forked.modes, session: forked };
+      }
       if (options.resume !== undefined) {
         const loaded = await agent.request("session/load", {
           sessionId: options.resume,
@@ -219,6 +248,19 @@ export class AcpConnection {
     if (this.#nativeSessionId === undefined) throw new Error("no ACP session: start() first");
     return this.#nativeSessionId;
   }
+}
+
+/** Why the agent that answered `init` cannot fork, naming it. */
+export function forkNotOffered(init: unknown): string {
+  return `${agentNameOf(init)} does not offer session/fork (no agentCapabilities.sessionCapabilities.fork in its initialize answer)`;
+}
+
+function agentNameOf(init: unknown): string {
+  const info = isObject(init) && isObject(init.agentInfo) ? init.agentInfo : {};
+  const name = str(info.title) ?? str(info.name);
+  if (name === undefined) return "the agent";
+  const version = str(info.version);
+  return `the agent ${name}${version === undefined ? "" : ` ${version}`}`;
 }
 
 /** The session offers `modeId` and is in another mode. */

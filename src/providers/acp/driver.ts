@@ -4,6 +4,7 @@ import {
   type DriverCapabilities,
   type DriverOptions,
   type DriverProvider,
+  type ForkOptions,
   InvalidCommandError,
   type RequestResponse,
   type RuntimeDriver,
@@ -19,7 +20,8 @@ import { resolveAttachments } from "../../drivers/attachments.js";
 import { AwaitedCalls } from "../../drivers/awaited-calls.js";
 import { capabilitiesOf, STEER_UNSUPPORTED } from "../../drivers/capabilities.js";
 import { DriverSession, sessionIdFor } from "../../drivers/driver-session.js";
-import { FORK_UNSUPPORTED } from "../../drivers/fork-anchors.js";
+import { earlierTurnUnsupported, TurnAnchors } from "../../drivers/fork-anchors.js";
+import { forkDriverOptions } from "../../drivers/fork-options.js";
 import { checkedNiceness, findProgram } from "../../drivers/process-guard.js";
 import { checkSettings, emitConfigured } from "../../drivers/settings.js";
 import { OwnedDir } from "../../drivers/temp-dirs.js";
@@ -27,10 +29,13 @@ import { TurnDelivery } from "../../drivers/turn-delivery.js";
 import { raw } from "../../kit/event-builder.js";
 import { knownAcpAgentIn, OWNED_STATE_DIR_ENV, SESSION_MODE_ENV } from "./agent-commands.js";
 import { AgentProcess } from "./agent-process.js";
-import { AcpConnection } from "./connection.js";
+import { AcpConnection, forkNotOffered } from "./connection.js";
+import { acpForkAnchor } from "./fork-anchor.js";
+import { forkStateEnv } from "./fork-state.js";
 import { AcpMapper } from "./mapper.js";
 import { type AcpProfile, CURSOR_PROFILE, GENERIC_PROFILE } from "./profile.js";
 import { acpPromptContent } from "./session-offer.js";
+import { stderrNote } from "./stderr-note.js";
 
 export const CURSOR_AGENT_COMMAND = ["agent", "acp"] as const;
 
@@ -68,6 +73,8 @@ class AcpDriver implements RuntimeDriver {
   readonly #ownedDir = new OwnedDir();
   /** The first shutdown: every later one (a second stop) waits for it. */
   #shutdownDone: Promise<void> | undefined;
+  /** The turns seen, for fork(): ACP forks the whole conversation, so only after the last one. */
+  readonly #anchors = new TurnAnchors(acpForkAnchor);
 
   constructor(
     readonly provider: DriverProvider,
@@ -86,6 +93,7 @@ class AcpDriver implements RuntimeDriver {
     this.#session = new DriverSession(this.#mapper, {
       ...options,
       awaitedCalls: new AwaitedCalls(["session/prompt"]),
+      observe: (event) => this.#anchors.observe(event),
     });
     this.events = this.#session.channel;
     this.#delivery = new TurnDelivery(this.#session, {
@@ -97,7 +105,7 @@ class AcpDriver implements RuntimeDriver {
 
   /**
    * The protocol's allowance, narrowed by the agent's answers once started: the prompt content it takes, its
-   * modes, its model and thought-level options.
+   * modes, its model and thought-level options, and whether it forks (`sessionCapabilities.fork`).
    */
   get capabilities(): DriverCapabilities {
     const capabilities = capabilitiesOf(this.provider);
@@ -112,16 +120,22 @@ class AcpDriver implements RuntimeDriver {
     capabilities.setModel = offer.modelOption !== undefined;
     if (offer.modelOption !== undefined) capabilities.models = offer.modelOption.models;
     capabilities.effort = offer.effortOption !== undefined;
+    capabilities.fork = offer.fork;
     return capabilities;
   }
 
   async start(): Promise<void> {
     if (this.#agent !== undefined) throw new Error("driver already started");
-    const {
-      [OWNED_STATE_DIR_ENV]: ownedDir,
-      [SESSION_MODE_ENV]: sessionMode,
-      ...extra
-    } = this.options.env ?? {};
+    // a fork of a session that had a state dir of its own gets its own copy of it
+    let launchEnv: Record<string, string>;
+    try {
+      launchEnv = await forkStateEnv(this.options.env ?? {}, this.options.forkOf?.seedHome);
+    } catch (error) {
+      const message = `could not copy the parent's state for the fork: ${errorText(error)}`;
+      this.#session.terminate({ kind: "crash", message });
+      throw new Error(message);
+    }
+    const { [OWNED_STATE_DIR_ENV]: ownedDir, [SESSION_MODE_ENV]: sessionMode, ...extra } = launchEnv;
     if (ownedDir !== undefined) this.#ownedDir.own(ownedDir);
     // The SDK first: if it cannot be loaded, no agent is started and the stream ends with the error.
     // The unstable entry: its schema knows the updates our capabilities unlock (subagent_update, session_message,
@@ -180,8 +194,18 @@ class AcpDriver implements RuntimeDriver {
       this.#connection = new AcpConnection(sdk, agent, this.#session, this.#mapper, this.profile, {
         askHost: (requestId) => this.#askHost(requestId),
       });
-      await this.#connection.handshake(this.options, this.options.startTimeoutMs ?? 30_000, sessionMode);
+      await this.#connection.handshake(
+        this.options,
+        this.options.startTimeoutMs ?? 30_000,
+        sessionMode,
+        this.provider,
+      );
     } catch (error) {
+      if (error instanceof UnsupportedError) {
+        // the agent cannot do what this session was to open (a fork): the host is told so, as such
+        await this.#shutdown({ kind: "crash", message: error.message });
+        throw error;
+      }
       const message = `ACP handshake failed: ${errorText(error)}${stderrNote(agent)}`;
       await this.#shutdown({ kind: "crash", message });
       throw new Error(message);
@@ -258,8 +282,33 @@ class AcpDriver implements RuntimeDriver {
     this.#session.renamed(title);
   }
 
-  async fork(): Promise<RuntimeDriver> {
-    throw new UnsupportedError(this.provider, "fork", FORK_UNSUPPORTED.acp);
+  /**
+   * A new driver whose agent opens ACP's `session/fork` of this session. That copies the whole conversation (the
+   * protocol has no fork point), so a fork may end only with the last turn; an agent that does not advertise
+   * `sessionCapabilities.fork` cannot fork at all. A state dir this session owns is copied for the fork at its
+   * start, so the fork outlives this session's.
+   */
+  async fork(options: ForkOptions = {}): Promise<RuntimeDriver> {
+    const connection = this.#requireConnection();
+    const nativeId = connection.nativeSessionId;
+    if (nativeId === undefined) throw new Error("ACP session is not running");
+    if (!connection.offer.fork)
+      throw new UnsupportedError(this.provider, "fork", forkNotOffered(connection.init));
+    const ownedDir = this.options.env?.[OWNED_STATE_DIR_ENV];
+    // throws UnknownTurnError for a turn not seen or not completed
+    const forkOptions = forkDriverOptions(
+      this.options,
+      this.sessionId,
+      nativeId,
+      this.#anchors,
+      options,
+      ownedDir,
+    );
+    const turnId = options.afterTurnId;
+    const latest = this.#anchors.latestTurnId;
+    if (turnId !== undefined && turnId !== latest)
+      throw new UnsupportedError(this.provider, "fork", earlierTurnUnsupported(turnId, latest));
+    return new AcpDriver(this.provider, this.profile, this.command, forkOptions, this.notInstalledMessage);
   }
 
   async stop(): Promise<void> {
@@ -344,39 +393,6 @@ function spawnSettled(agent: AgentProcess): Promise<undefined> {
     if (agent.child.pid !== undefined) resolve(undefined);
     else agent.child.once("spawn", () => resolve(undefined));
   });
-}
-
-/**
- * The agent's stderr for an error message: the whole when short, else its first and last lines up to
- * STDERR_NOTE_LINE_CHARS each — whole lines, so a JSON error (codex-acp writes its startup failure as one JSON
- * line) is never cut in the middle unless it is itself longer than that.
- */
-function stderrNote(agent: AgentProcess | undefined): string {
-  const text = agent?.stderrText;
-  if (text === undefined || text.length === 0) return "";
-  return ` (stderr: ${boundedLines(text, STDERR_NOTE_CHARS)})`;
-}
-
-const STDERR_NOTE_CHARS = 2_000;
-
-function boundedLines(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const lines = text.split("\n");
-  const head: string[] = [];
-  const tail: string[] = [];
-  let used = 0;
-  // alternately the next line from the start and from the end, while they fit
-  for (let i = 0, j = lines.length - 1; i <= j; ) {
-    const fromHead = head.length <= tail.length;
-    const line = (fromHead ? lines[i] : lines[j]) ?? "";
-    if (used + line.length + 1 > max) break;
-    used += line.length + 1;
-    if (fromHead) head.push(lines[i++] ?? "");
-    else tail.unshift(lines[j--] ?? "");
-  }
-  if (head.length === 0) return `${text.slice(0, max / 2)} … ${text.slice(-max / 2)}`;
-  const left = lines.length - head.length - tail.length;
-  return [...head, `[… ${left} lines left out …]`, ...tail].join("\n");
 }
 
 function errorText(error: unknown): string {

@@ -3,14 +3,16 @@ import type { ResolvedAttachment } from "../../drivers/attachments.js";
 import { isObject, type JsonObject, str } from "../../kit/guards.js";
 
 /**
- * What an ACP agent offers a session, read from its `initialize` and `session/new` (or `session/load`) answers:
- * the prompt content it takes, its modes, and its select config options (the model and thought level among
- * them). The driver's capabilities and `configure()` are built on it.
+ * What an ACP agent offers a session, read from its `initialize` and `session/new` (or `session/load`,
+ * `session/fork`) answers: the prompt content it takes, whether it forks, its modes, and its select config
+ * options (the model and thought level among them). The driver's capabilities and `configure()` are built on it.
  */
 export interface AcpSessionOffer {
   /** `promptCapabilities.image` / `.embeddedContext`. */
   image: boolean;
   embeddedContext: boolean;
+  /** `sessionCapabilities.fork` (unstable): the agent takes `session/fork`. */
+  fork: boolean;
   modes: ModeInfo[];
   currentModeId: string | undefined;
   /** The config option of category `model`, and its choices. */
@@ -36,12 +38,16 @@ const CANONICAL_BY_MODE_ID: Record<string, CanonicalMode> = {
 export function offerOf(init: unknown, session: unknown): AcpSessionOffer {
   const agentCapabilities = isObject(init) && isObject(init.agentCapabilities) ? init.agentCapabilities : {};
   const prompt = isObject(agentCapabilities.promptCapabilities) ? agentCapabilities.promptCapabilities : {};
+  const sessionCapabilities = isObject(agentCapabilities.sessionCapabilities)
+    ? agentCapabilities.sessionCapabilities
+    : {};
   const opened: JsonObject = isObject(session) ? session : {};
   const modes = isObject(opened.modes) ? opened.modes : {};
   const options = Array.isArray(opened.configOptions) ? opened.configOptions.filter(isObject) : [];
   return {
     image: prompt.image === true,
     embeddedContext: prompt.embeddedContext === true,
+    fork: isObject(sessionCapabilities.fork),
     modes: modeList(modes.availableModes),
     currentModeId: str(modes.currentModeId),
     modelOption: modelOptionOf(options),

@@ -106,6 +106,27 @@ export function mapPermissionDecision(ctx: ClaudeContext): RuntimeEvent[] {
   );
 }
 
+/** Requests still open when their run ended without deciding them: cancelled, with the reason. */
+export function cancelOpenRequests(ctx: ClaudeContext, reason: string): RuntimeEvent[] {
+  const { state } = ctx;
+  const events: RuntimeEvent[] = [];
+  for (const [requestKey, open] of [...state.requests.entries()]) {
+    state.requests.release(requestKey);
+    if (open.toolUseId !== undefined) state.requestByTool.release(open.toolUseId);
+    const ids = requestIds(open, requestKey);
+    if (open.isQuestion) events.push(emit(ctx, "user-input.resolved", { answers: {} }, ids));
+    events.push(
+      emit(
+        ctx,
+        "request.resolved",
+        { requestType: open.requestType, decision: "cancel", resolution: { reason } },
+        ids,
+      ),
+    );
+  }
+  return events;
+}
+
 /** `system:permission_denied`: Claude refused a tool on its own (rule or mode), or after our decline. */
 export function mapPermissionDenied(ctx: ClaudeContext): RuntimeEvent[] {
   const { msg, state } = ctx;

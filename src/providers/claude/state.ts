@@ -57,6 +57,16 @@ export class ClaudeState {
   readonly startedThreads: BoundedMap<string, true>;
   sessionStarted = false;
   turnId: string | undefined;
+  /** The thread the open turn runs on (a record of the next run may name another session before its init). */
+  turnThread: { threadId: string | undefined; providerSessionId: string | undefined } | undefined;
+  /**
+   * Whether the open turn has met the `system:init` of its run. A turn opened by the host's prompt meets its init
+   * after it starts; a second init while the turn is open starts a new run (`claude -p` restarted, its output
+   * appended to one log) and the open turn is what the previous run left unfinished.
+   */
+  turnSawInit = false;
+  /** An init arrived while no turn was open: the next turn belongs to that init's run. */
+  initAwaitingTurn = false;
   turnCount = 0;
   interruptRequested = false;
   userMessageCount = 0;

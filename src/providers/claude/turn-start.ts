@@ -12,5 +12,8 @@ export function ensureTurn(ctx: ClaudeContext): RuntimeEvent[] {
   state.turnCount += 1;
   state.turnId = mintId(state.sessionId, "turn", `turn:${state.turnCount}`);
   state.interruptRequested = false;
+  state.turnThread = { threadId: state.threadId, providerSessionId: state.providerSessionId };
+  state.turnSawInit = state.initAwaitingTurn;
+  state.initAwaitingTurn = false;
   return [emit(ctx, "turn.started", {})];
 }

@@ -38,6 +38,7 @@ export function mapResult(ctx: ClaudeContext): RuntimeEvent[] {
     }),
   );
   state.turnId = undefined;
+  state.turnThread = undefined;
   state.interruptRequested = false;
   return events;
 }

@@ -1,5 +1,6 @@
 import type { CanonicalItemType, ItemStatus } from "../../contracts/enums.js";
 import type { ItemLifecyclePayload } from "../../contracts/item-details.js";
+import type { EventContext } from "../../kit/event-builder.js";
 import { arr, isObject, type JsonObject, own, str } from "../../kit/guards.js";
 import { itemPayload } from "../../kit/item-payload.js";
 import { describeItem } from "./app-server-details.js";
@@ -70,21 +71,25 @@ function lifecycle(item: JsonObject, status: ItemStatus): ItemLifecyclePayload {
 }
 
 /**
- * Subagent links: a collab call names the threads it talks to (`receiverThreadIds`); events of those threads, and
- * the parent thread's `subAgentActivity` items about them, get the call's item id as `parentItemId`.
+ * Subagent links: a collab call names the threads it talks to (`receiverThreadIds`); the first call to name a
+ * thread (its spawner) is the parent of that thread's events and of the parent thread's `subAgentActivity` items
+ * about it. Later calls (wait, send input, close) talk to the same subagent and leave the link as it is.
  */
-function linkSubagents(ctx: HandlerContext, item: JsonObject, itemId: string | undefined): void {
+function linkSubagents(ctx: HandlerContext, item: JsonObject, ids: EventContext): void {
+  const itemId = ids.itemId;
   if (itemId === undefined || str(item.type) !== "collabAgentToolCall") return;
   for (const receiver of arr(item.receiverThreadIds) ?? []) {
-    const key = str(receiver);
-    if (key !== undefined) ctx.state.parentOfThread.set(key, itemId);
+    const subagent = ctx.state.subagentThread(str(receiver));
+    if (subagent === undefined || subagent.parentItemId !== undefined) continue;
+    subagent.parentItemId = itemId;
+    subagent.turnId = ids.turnId;
+    subagent.description = str(item.prompt);
   }
 }
 
 function parentForItem(ctx: HandlerContext, item: JsonObject, threadKey: string | undefined) {
   if (str(item.type) === "subAgentActivity") {
-    const agentThread = str(item.agentThreadId);
-    const parent = agentThread === undefined ? undefined : ctx.state.parentOfThread.get(agentThread);
+    const parent = ctx.parentOf(str(item.agentThreadId));
     if (parent !== undefined) return parent;
   }
   return ctx.parentOf(threadKey);
@@ -108,7 +113,7 @@ export function mapItemStarted(ctx: HandlerContext, params: JsonObject): void {
     ctx.warn("item/started for an item that already completed", { reason: "late-record" });
     return;
   }
-  linkSubagents(ctx, item, opened.ids.itemId);
+  linkSubagents(ctx, item, opened.ids);
   if (payload.itemType === opened.state.itemType) opened.state.details = payload.details;
   if (!opened.isNew) ctx.emit("item.updated", payload, opened.ids);
 }
@@ -131,7 +136,7 @@ export function mapItemCompleted(ctx: HandlerContext, params: JsonObject): void 
     ctx.warn("item/completed for an item that already completed", { reason: "late-record" });
     return;
   }
-  linkSubagents(ctx, item, opened.ids.itemId);
+  linkSubagents(ctx, item, opened.ids);
   // Hosts read a command's output from command_output deltas, whatever the source: when Codex streamed none,
   // the aggregated output arrives as one delta before the completion.
   const output = str(item.aggregatedOutput);

@@ -9,6 +9,11 @@ import { mapItemCompleted, mapItemStarted } from "./app-server-items.js";
 import { MISC_NOTIFICATIONS } from "./app-server-notifications-misc.js";
 import { mapServerRequestResolved } from "./app-server-requests.js";
 import type { HandlerContext } from "./app-server-state.js";
+import {
+  mapSubagentStatus,
+  mapSubagentTurnCompleted,
+  mapSubagentTurnStarted,
+} from "./app-server-subagents.js";
 
 type ContentDeltaPayload = RuntimeEventPayloadByType["content.delta"];
 
@@ -178,8 +183,8 @@ const TURN_AND_ITEM_NOTIFICATIONS: CodexHandlerTable = {
     },
   },
   "turn/started": {
-    yields: ["turn.started", "runtime.warning"],
-    note: "runtime.warning when the turn has no id",
+    yields: ["turn.started", "task.started", "task.progress", "runtime.warning"],
+    note: "runtime.warning when the turn has no id; a subagent thread's turn is no turn of the session: its subagent task starts (task.progress when its status started it), a warning when no collab call named the thread yet",
     handle(ctx, params) {
       const turn = isObject(params.turn) ? params.turn : {};
       const turnKey = str(turn.id);
@@ -187,20 +192,31 @@ const TURN_AND_ITEM_NOTIFICATIONS: CodexHandlerTable = {
         ctx.warn("malformed turn/started: no turn id", { reason: "malformed-record" });
         return;
       }
+      const threadKey = str(params.threadId);
+      const subagent = ctx.state.subagentThread(threadKey);
+      if (subagent !== undefined && threadKey !== undefined) {
+        mapSubagentTurnStarted(ctx, threadKey, turnKey, subagent);
+        return;
+      }
       // A turn that really starts is live, even one a resume listed as history.
       ctx.state.historyTurns.release(turnKey);
-      ctx.turn(str(params.threadId), turnKey);
+      ctx.turn(threadKey, turnKey);
     },
   },
   "turn/completed": {
-    yields: ["turn.completed", "item.completed", "runtime.warning"],
-    note: "items the turn left open (retried model calls) complete as failed first; no turn id: a warning",
+    yields: ["turn.completed", "item.completed", "task.completed", "provider.event", "runtime.warning"],
+    note: "items the turn left open (retried model calls) complete as failed first; no turn id: a warning; a subagent thread's turn ends its subagent task (task.completed), provider.event when none is open",
     handle(ctx, params) {
       const turn = isObject(params.turn) ? params.turn : {};
       const turnKey = str(turn.id);
       const threadKey = str(params.threadId);
       if (turnKey === undefined || turnKey.length === 0) {
         ctx.warn("malformed turn/completed: no turn id", { reason: "malformed-record" });
+        return;
+      }
+      const subagent = ctx.state.subagentThread(threadKey);
+      if (subagent !== undefined && threadKey !== undefined) {
+        mapSubagentTurnCompleted(ctx, threadKey, turn, subagent);
         return;
       }
       if (ctx.state.endedTurns.has(turnKey)) {
@@ -290,10 +306,13 @@ const THREAD_NOTIFICATIONS: CodexHandlerTable = {
         return;
       }
       const known = ctx.state.threads.isOpen(key);
+      const parent = str(thread.parentThreadId);
+      // A subagent's thread names its parent: it is not one of the session's own, even before we know those.
+      if (parent !== undefined && ctx.state.ownThreads.size === 0) ctx.state.ownThreads.set(parent, true);
+      ctx.state.subagentThread(key);
       const ids = ctx.thread(key);
       const state = ctx.state.threads.get(key)?.state;
       if (state !== undefined) state.model ??= str(thread.model);
-      const parent = str(thread.parentThreadId);
       if (known)
         ctx.emit(
           "thread.metadata.updated",
@@ -306,11 +325,18 @@ const THREAD_NOTIFICATIONS: CodexHandlerTable = {
     },
   },
   "thread/status/changed": {
-    yields: ["thread.state.changed"],
+    yields: ["thread.state.changed", "task.started", "task.progress", "provider.event"],
+    note: "a subagent thread's status is its subagent task's (active starts it, others are progress); provider.event when no task is open or no collab call named the thread yet",
     handle(ctx, params) {
       const status = isObject(params.status) ? params.status : {};
+      const threadKey = str(params.threadId);
+      const subagent = ctx.state.subagentThread(threadKey);
+      if (subagent !== undefined && threadKey !== undefined) {
+        mapSubagentStatus(ctx, threadKey, status, subagent);
+        return;
+      }
       const state = own(NATIVE_THREAD_STATUS, str(status.type)) ?? "error";
-      ctx.emit("thread.state.changed", { state, detail: status }, ctx.thread(str(params.threadId)));
+      ctx.emit("thread.state.changed", { state, detail: status }, ctx.thread(threadKey));
     },
   },
   "thread/archived": threadState("archived"),

@@ -131,6 +131,7 @@ export function mapServerRequest(ctx: HandlerContext, method: string, message: J
     isUserInput: spec.isUserInput,
     threadKey: base.providerRefs?.providerThreadId,
     turnKey: base.providerRefs?.providerTurnId,
+    turnId: base.turnId,
     itemId: base.itemId,
     nativeId,
   });
@@ -167,7 +168,8 @@ function resolve(
   const { state } = open;
   const ids: EventContext = {
     threadId: state.threadKey === undefined ? undefined : ctx.state.threads.idOf(state.threadKey),
-    turnId: state.turnKey === undefined ? undefined : ctx.state.turns.idOf(state.turnKey),
+    // As opened: a subagent's request is in its spawner's turn, not in a turn of the child's own.
+    turnId: state.turnId,
     itemId: state.itemId,
     requestId: open.id,
     providerRefs: {

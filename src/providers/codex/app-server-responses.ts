@@ -31,6 +31,10 @@ function threadOpened(ctx: HandlerContext, result: JsonObject, request: Outgoing
   const thread = isObject(result.thread) ? result.thread : {};
   const threadKey = str(thread.id);
   const resumed = request.method !== "thread/start";
+  if (threadKey !== undefined && threadKey.length > 0) {
+    ctx.state.subagentThreads.release(threadKey);
+    ctx.state.ownThreads.set(threadKey, true);
+  }
   if (!ctx.state.sessionStarted) {
     ctx.state.sessionStarted = true;
     ctx.emit("session.started", {

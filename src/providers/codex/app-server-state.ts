@@ -58,8 +58,27 @@ export interface RequestState {
   isUserInput: boolean;
   threadKey: string | undefined;
   turnKey: string | undefined;
+  /** The canonical turn the request was opened in (for a subagent's request, its spawner's turn). */
+  turnId: string | undefined;
   itemId: string | undefined;
   nativeId: string;
+}
+
+/**
+ * A thread that is not one of the session's own: a subagent's. Its turns are not the session's turns; they are the
+ * work of a `subagent` task linked to the collab call that spawned it.
+ */
+export interface SubagentThread {
+  /** The collab_agent_tool_call item that first named the thread (its spawner), once one has. */
+  parentItemId?: string | undefined;
+  /** The session's turn that spawner ran in: the turn the subagent's events belong to. */
+  turnId?: string | undefined;
+  /** The task the spawner gave it (the call's prompt). */
+  description?: string | undefined;
+  /** The subagent task running now (from the child's `active` status or turn start to its turn's end). */
+  openTaskId?: string | undefined;
+  /** How many tasks the thread ran so far: one per busy spell. */
+  taskCount: number;
 }
 
 /** Our own outgoing request, kept until its response arrives. */
@@ -90,8 +109,10 @@ export class CodexAppServerState {
    * Codex replays records of them (a crash-cut turn's token usage) that must not open a turn nothing will end.
    */
   readonly historyTurns: BoundedMap<string, true>;
-  /** Subagent thread (native id) → the canonical collab_agent_tool_call item that spawned it. */
-  readonly parentOfThread: BoundedMap<string, string>;
+  /** The session's own threads (native ids): those a thread/start, resume or fork reply opened. */
+  readonly ownThreads: BoundedMap<string, true>;
+  /** Every other thread seen (native id): a subagent's, with the collab item that spawned it once named. */
+  readonly subagentThreads: BoundedMap<string, SubagentThread>;
   readonly tasks: BoundedMap<string, true>;
   sessionStarted = false;
 
@@ -109,12 +130,31 @@ export class CodexAppServerState {
     this.endedTurns = new BoundedMap(cap);
     this.endedItems = new BoundedMap(cap);
     this.historyTurns = new BoundedMap(cap);
-    this.parentOfThread = new BoundedMap(cap);
+    this.ownThreads = new BoundedMap(cap);
+    this.subagentThreads = new BoundedMap(cap);
     this.tasks = new BoundedMap(cap);
   }
 
   taskId(kind: string, nativeKey: string): string {
     return mintId(this.sessionId, "task", `${kind}\u0000${nativeKey}`);
+  }
+
+  /**
+   * The subagent state of a thread that is not the session's own, else undefined. Before any own thread is known
+   * (a transcript without our thread/start), the first thread seen is taken for the session's.
+   */
+  subagentThread(threadKey: string | undefined): SubagentThread | undefined {
+    if (threadKey === undefined || threadKey.length === 0) return undefined;
+    const known = this.subagentThreads.get(threadKey);
+    if (known !== undefined) return known;
+    if (this.ownThreads.has(threadKey)) return undefined;
+    if (this.ownThreads.size === 0) {
+      this.ownThreads.set(threadKey, true);
+      return undefined;
+    }
+    const child: SubagentThread = { taskCount: 0 };
+    this.subagentThreads.set(threadKey, child);
+    return child;
   }
 }
 
@@ -202,6 +242,8 @@ export class HandlerContext {
    * provider refs of the thread's context.
    */
   turn(threadKey: string | undefined, turnKey: string | undefined): EventContext {
+    const subagent = this.state.subagentThread(threadKey);
+    if (subagent !== undefined) return this.subagentContext(threadKey, turnKey, subagent);
     const threadContext = this.thread(threadKey);
     if (turnKey === undefined || turnKey.length === 0) return threadContext;
     if (this.state.historyTurns.has(turnKey))
@@ -225,9 +267,23 @@ export class HandlerContext {
     return context;
   }
 
+  /**
+   * Ids of a subagent thread's record: its own thread, the session's turn its spawner ran in (a subagent's turns
+   * are not the session's: none is opened), and the spawner as `parentItemId`. Its native turn stays in the refs.
+   */
+  subagentContext(threadKey: string | undefined, turnKey: string | undefined, subagent: SubagentThread) {
+    const threadContext = this.thread(threadKey);
+    const context: EventContext = { ...threadContext };
+    if (subagent.turnId !== undefined) context.turnId = subagent.turnId;
+    if (subagent.parentItemId !== undefined) context.parentItemId = subagent.parentItemId;
+    if (turnKey !== undefined && turnKey.length > 0)
+      context.providerRefs = { ...threadContext.providerRefs, providerTurnId: turnKey };
+    return context;
+  }
+
   /** The collab item a subagent thread's events belong to. */
   parentOf(threadKey: string | undefined): string | undefined {
-    return threadKey === undefined ? undefined : this.state.parentOfThread.get(threadKey);
+    return threadKey === undefined ? undefined : this.state.subagentThreads.get(threadKey)?.parentItemId;
   }
 
   /**
@@ -272,7 +328,11 @@ export class HandlerContext {
         itemPayload(entry.state.itemType, { status: "failed", detail, details: entry.state.details }),
         {
           threadId: this.state.threads.idOf(entry.state.threadKey),
-          turnId: this.state.turns.idOf(turnKey),
+          // A subagent's item belongs to its spawner's turn, not to the native turn of the child thread.
+          turnId:
+            entry.state.cachedIds === undefined
+              ? this.state.turns.idOf(turnKey)
+              : entry.state.cachedIds.ids.turnId,
           itemId: entry.id,
           parentItemId: entry.state.parentItemId,
         },

@@ -286,10 +286,6 @@ export class CodexAppServerDriver implements RuntimeDriver {
           {
             requestMaxRetries: 0,
             streamMaxRetries: 0,
-            // Codex 0.171 offers spawn_agent behind tool_search. Its child thread's turn/started and status are
-            // not yet kept apart from the session's own by the app-server mapper, so a session on the model server
-            // we are given keeps subagents off until they are (to do, see the README's conformance table).
-            subagents: false,
             ...(this.options.model !== undefined ? { model: this.options.model } : {}),
           },
         ),

@@ -19,6 +19,9 @@ export async function driveTurns(
   const iterator = driver.events[Symbol.asyncIterator]();
   for (const prompt of prompts) {
     await driver.sendTurn({ text: prompt });
+    // Until no turn is open: a mapper that took a subagent's turn for one of the session's must not cut the
+    // recording short at the child's end.
+    const open = new Set<string>();
     while (true) {
       const next = await iterator.next();
       if (next.done) return events;
@@ -26,7 +29,11 @@ export async function driveTurns(
       events.push(event);
       if (event.type === "request.opened" && event.requestId !== undefined)
         await driver.respond(event.requestId, answer(event));
-      if (event.type === "turn.completed" || event.type === "turn.aborted") break;
+      if (event.type === "turn.started") open.add(event.turnId);
+      if (event.type === "turn.completed" || event.type === "turn.aborted") {
+        open.delete(event.turnId);
+        if (open.size === 0) break;
+      }
     }
   }
   return events;

@@ -69,6 +69,7 @@ describe("codex app-server fixtures", () => {
       "multi-turn",
       "cutoff",
       "long",
+      "subagent",
     ])
       expect(transcripts).toContain(`${name}.jsonl`);
   });
