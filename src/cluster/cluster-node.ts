@@ -30,6 +30,7 @@ export interface ClusterNodeOptions {
   root?: string;
   modelBaseUrl?: LocalSessionsOptions["modelBaseUrl"];
   driverDefaults?: LocalSessionsOptions["driverDefaults"];
+  knownAgentsOnly?: boolean;
   warn?: (message: string) => void;
 }
 
@@ -87,6 +88,7 @@ export async function startClusterNode(options: ClusterNodeOptions): Promise<Clu
       warn,
       ...(options.modelBaseUrl === undefined ? {} : { modelBaseUrl: options.modelBaseUrl }),
       ...(options.driverDefaults === undefined ? {} : { driverDefaults: options.driverDefaults }),
+      ...(options.knownAgentsOnly === true ? { knownAgentsOnly: true } : {}),
     });
     commands = new ClusterSessions({
       store,

@@ -16,6 +16,7 @@ import { wallClockIso } from "../kit/wall-clock.js";
 import type { SessionRecord, SessionStore } from "../store/types.js";
 import { acpLaunch, knownAgentOf } from "./acp-launch.js";
 import { AgentRun, messageOf } from "./agent-run.js";
+import { refuseHostPrograms } from "./host-programs.js";
 import { nativeStateEnv } from "./native-state.js";
 import { type AdminDeps, applyAdminPatch, purgeSession } from "./session-admin.js";
 import { commandErrorOf, SessionCommandError, type SessionCommands } from "./session-commands.js";
@@ -36,6 +37,8 @@ export interface LocalSessionsOptions {
   driverDefaults?: Partial<Pick<DriverOptions, "startTimeoutMs" | "highWaterMark" | "niceness">>;
   clock?: () => string;
   warn?: (message: string) => void;
+  /** `serve --known-agents-only`: no program a host names (an ACP command line, a stdio MCP server) is run. */
+  knownAgentsOnly?: boolean;
 }
 
 const PAGE = 1_000;
@@ -65,6 +68,7 @@ export class LocalSessions implements SessionCommands {
     if (body.provider === "acp" && body.agent === undefined) {
       throw new SessionCommandError("invalid", "agent: provider acp needs an agent command line", "agent");
     }
+    if (this.#options.knownAgentsOnly === true) refuseHostPrograms(body);
     const id = `ses_${randomUUID()}`;
     const cwd = await this.#paths.cwdFor(id, body.cwd);
     const stateDir = await this.#paths.makeStateDir(id);

@@ -23,6 +23,7 @@ export interface SessionServerOptions {
   corsOrigin?: string;
   modelBaseUrl?: LocalSessionsOptions["modelBaseUrl"];
   driverDefaults?: LocalSessionsOptions["driverDefaults"];
+  knownAgentsOnly?: boolean;
   heartbeatMs?: number;
   maxBodyBytes?: number;
   inspectorDir?: string;
@@ -63,6 +64,7 @@ export async function startSessionServer(options: SessionServerOptions): Promise
       warn,
       ...(options.modelBaseUrl === undefined ? {} : { modelBaseUrl: options.modelBaseUrl }),
       ...(options.driverDefaults === undefined ? {} : { driverDefaults: options.driverDefaults }),
+      ...(options.knownAgentsOnly === true ? { knownAgentsOnly: true } : {}),
     });
   }
   const loginCodes = new LoginCodes();

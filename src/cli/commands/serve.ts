@@ -32,6 +32,9 @@ DATA/store.db before any client sees it.
                          generated into DATA/token); --token T still works but is deprecated: every local
                          user can read a command line
   --root DIR             every session's cwd must lie inside DIR (also the default cwd)
+  --known-agents-only    run no program a host names: an ACP agent only as an installed adapter's name
+                         (codex-acp, claude-agent-acp, opencode, copilot), MCP servers only over HTTP (403
+                         otherwise). Without it the token lets a host start any program as this user
   --mock                 every session's agent talks to the built-in mock model (offline)
   --model-url URL        every session's agent talks to this model server instead (a provider-runtime
                          mock-model you started, e.g. to read what it received across server restarts)
@@ -68,6 +71,7 @@ const FLAGS = {
   token: { type: "string" },
   "token-file": { type: "string" },
   root: { type: "string" },
+  "known-agents-only": { type: "boolean" },
   mock: { type: "boolean" },
   "model-url": { type: "string" },
   cors: { type: "string" },
@@ -269,6 +273,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         ...(leaseMs === undefined ? {} : { leaseMs }),
         ...(modelBaseUrl === undefined ? {} : { modelBaseUrl }),
         driverDefaults,
+        ...(values["known-agents-only"] === true ? { knownAgentsOnly: true } : {}),
       });
       warn(
         `node ${cluster.commands.node} of cluster ${cluster.store.stream} on ${natsFlags.servers.join(",")}`,
@@ -289,6 +294,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         version: packageInfo().version,
         warn,
         driverDefaults,
+        ...(values["known-agents-only"] === true ? { knownAgentsOnly: true } : {}),
         ...(values.cors === undefined ? {} : { corsOrigin: values.cors }),
         ...(modelBaseUrl === undefined ? {} : { modelBaseUrl }),
         ...(cluster === undefined ? {} : { commands: cluster.commands }),
