@@ -70,6 +70,9 @@ describe("the command surface from the page (1440 px)", () => {
       })
       .toBe(true);
     await expect(page.getByRole("alert").count()).resolves.toBe(0);
+    // the picker shows the mode the stream now says, not "choose…" again
+    const picked = (await mode.locator("option").nth(1).getAttribute("value")) as string;
+    await expect.poll(() => mode.inputValue()).toBe(picked);
   });
 
   it("an image attached by the picker goes with the turn", async () => {

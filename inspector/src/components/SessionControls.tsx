@@ -14,6 +14,9 @@ interface SessionControlsProps {
   /** What the session's agent can change (from `GET /v1/agents`), where the server says. */
   capabilities: DriverCapabilities | undefined;
   currentModel: string | undefined;
+  /** The session's settings as its stream last said (`session.configured`): the pickers show them. */
+  currentMode?: string | undefined;
+  currentEffort?: string | undefined;
   onDeleted: () => void;
 }
 
@@ -27,6 +30,8 @@ export function SessionControls({
   routes,
   capabilities,
   currentModel,
+  currentMode,
+  currentEffort,
   onDeleted,
 }: SessionControlsProps) {
   const [error, setError] = useState<string | undefined>();
@@ -62,7 +67,7 @@ export function SessionControls({
       {canPatch("mode") && !readOnly && capabilities?.setMode !== false && (
         <Picker
           label="Mode"
-          value=""
+          value={currentMode ?? ""}
           options={
             capabilities?.modes !== undefined && capabilities.modes.length > 0
               ? capabilities.modes.map((m) => ({ id: m.id, name: m.name }))
@@ -75,7 +80,7 @@ export function SessionControls({
       {canPatch("effort") && !readOnly && capabilities?.effort !== false && (
         <Picker
           label="Effort"
-          value=""
+          value={currentEffort ?? ""}
           options={EFFORT_LEVELS.map((e) => ({ id: e, name: e }))}
           disabled={busy}
           onPick={(effort) => patch({ effort: effort as SessionPatchBody["effort"] })}

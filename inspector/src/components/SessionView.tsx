@@ -120,6 +120,8 @@ export function SessionView({
                 routes={routes}
                 capabilities={capabilities}
                 currentModel={typeof view.config.model === "string" ? view.config.model : undefined}
+                currentMode={settingId(view.config.mode)}
+                currentEffort={settingId(view.config.effort)}
                 onDeleted={() => onDeleted?.()}
               />
             )}
@@ -171,4 +173,11 @@ export function SessionView({
       </TurnActionsContext.Provider>
     </EventLoaderContext.Provider>
   );
+}
+
+/** A setting of `session.configured` as the pickers name it: a string, or a native mode's `{id}`. */
+function settingId(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  const id = (value as { id?: unknown } | null | undefined)?.id;
+  return typeof id === "string" ? id : undefined;
 }
