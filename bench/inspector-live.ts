@@ -49,7 +49,11 @@ export async function liveTrials(
       // bypassCSP: the page's policy forbids the string evaluation waitForFunction uses
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
       const page = await context.newPage();
-      await page.goto(`${url}/#token=${TOKEN}&session=${encodeURIComponent(sessionId)}`);
+      // a one-time login code per trial (the page takes no token in its URL)
+      const { code } = (await (await server.fetch("/v1/login-codes", { method: "POST" })).json()) as {
+        code: string;
+      };
+      await page.goto(`${url}/#code=${code}&session=${encodeURIComponent(sessionId)}`);
       await page.waitForFunction(
         `Number(document.querySelector(".session")?.getAttribute("data-last-sequence")) >= ${events.length}`,
         undefined,

@@ -38,3 +38,22 @@ export function duration(ms: number | undefined): string | undefined {
   if (ms === undefined) return undefined;
   return ms < 1_000 ? `${Math.round(ms)} ms` : `${(ms / 1_000).toFixed(1)} s`;
 }
+
+/** A date and time for lists: the time alone today, the day and time otherwise. */
+export function dateTime(iso: string | undefined, now = new Date()): string {
+  if (iso === undefined) return "";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  const clock = date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hour12: false });
+  if (date.toDateString() === now.toDateString()) return `today ${clock}`;
+  const day = date.toLocaleDateString([], {
+    day: "numeric",
+    month: "short",
+    ...(date.getFullYear() === now.getFullYear() ? {} : { year: "numeric" }),
+  });
+  return `${day} ${clock}`;
+}
+
+export function usd(value: number | undefined): string {
+  return value === undefined ? "–" : `$${value.toFixed(value < 1 ? 4 : 2)}`;
+}

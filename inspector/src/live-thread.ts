@@ -4,6 +4,8 @@ import type { ItemView, ThreadView } from "../../src/projection/thread-view.js";
 
 /** How far up a parentItemId chain a change is passed on (a chain longer than this is hostile input). */
 const MAX_PARENT_DEPTH = 16;
+/** Sequences kept per item, turn or request for its raw view (deltas are not kept: they are the bulk). */
+const MAX_SEQUENCES = 32;
 
 /**
  * One session's thread as the page holds it: the projection, the last sequence applied (events at or below it
@@ -17,6 +19,7 @@ export class LiveThread {
   readonly #turnVersions = new Map<string, number>();
   readonly #items = new Map<string, ItemView>();
   readonly #children = new Map<string, ItemView[]>();
+  readonly #sequences = new Map<string, number[]>();
   /** Items of no turn (e.g. a history's items before its first turn event). */
   readonly looseItems: ItemView[] = [];
   lastSequence = 0;
@@ -44,6 +47,7 @@ export class LiveThread {
       return false;
     }
     this.version++;
+    if (typeof sequence === "number" && event.type !== "content.delta") this.#remember(event, sequence);
     for (let i = itemCount; i < this.view.items.length; i++) this.#index(this.view.items[i] as ItemView);
     if (typeof event.turnId === "string") this.#turnVersions.set(event.turnId, this.version);
     if (typeof event.itemId === "string") {
@@ -53,6 +57,29 @@ export class LiveThread {
       this.#touch(event.parentItemId);
     }
     return true;
+  }
+
+  /**
+   * The sequences of the events (but deltas) of an item, a turn (its start and end) or a request, oldest first:
+   * the page fetches them to show their native records.
+   */
+  sequencesOf(id: string): readonly number[] {
+    return this.#sequences.get(id) ?? [];
+  }
+
+  #remember(event: RuntimeEvent, sequence: number): void {
+    const keys = [
+      event.itemId,
+      event.requestId,
+      event.type.startsWith("turn.") && event.itemId === undefined ? event.turnId : undefined,
+    ];
+    for (const key of keys) {
+      if (typeof key !== "string") continue;
+      const list = this.#sequences.get(key);
+      if (list === undefined) this.#sequences.set(key, [sequence]);
+      else if (list.length < MAX_SEQUENCES) list.push(sequence);
+      else list[MAX_SEQUENCES - 1] = sequence;
+    }
   }
 
   /** Changes whenever the item or anything nested under it changed. */

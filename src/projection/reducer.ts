@@ -25,6 +25,7 @@ export class ThreadProjector {
   readonly #turns = new Map<string, TurnView>();
   readonly #items = new Map<string, ItemView>();
   readonly #requests = new Map<string, RequestView>();
+  readonly #usage = { turnTokens: 0, threadTokens: undefined as number | undefined, costBefore: 0, cost: 0 };
 
   constructor(view: ThreadView = emptyThreadView()) {
     this.view = view;
@@ -44,6 +45,9 @@ export class ThreadProjector {
     switch (event.type) {
       case "session.started":
         if (view.session.state === "unknown") view.session.state = "starting";
+        // a new agent process: a provider's running cost starts again from zero
+        this.#usage.costBefore += this.#usage.cost;
+        this.#usage.cost = 0;
         break;
       case "session.configured":
         Object.assign(view.config, event.payload.config);
@@ -70,6 +74,8 @@ export class ThreadProjector {
         break;
       case "thread.token-usage.updated":
         view.tokenUsage = event.payload.usage;
+        this.#usage.threadTokens = amount(event.payload.usage.total.totalTokens) ?? this.#usage.threadTokens;
+        this.#updateTotals();
         break;
       case "turn.started":
         this.#startTurn(event);
@@ -83,6 +89,9 @@ export class ThreadProjector {
         if (event.payload.errorMessage !== undefined) turn.errorMessage = event.payload.errorMessage;
         if (event.payload.usage !== undefined) turn.usage = event.payload.usage;
         if (event.payload.totalCostUsd !== undefined) turn.totalCostUsd = event.payload.totalCostUsd;
+        this.#usage.turnTokens += amount(event.payload.usage?.totalTokens) ?? 0;
+        this.#usage.cost = amount(event.payload.totalCostUsd) ?? this.#usage.cost;
+        this.#updateTotals();
         break;
       }
       case "turn.aborted": {
@@ -167,6 +176,17 @@ export class ThreadProjector {
     }
   }
 
+  #updateTotals(): void {
+    const usage = this.#usage;
+    const tokens = usage.threadTokens ?? (usage.turnTokens > 0 ? usage.turnTokens : undefined);
+    const cost = usage.costBefore + usage.cost;
+    if (tokens === undefined && cost === 0) return;
+    this.view.totals = {
+      ...(tokens === undefined ? {} : { tokens }),
+      ...(cost === 0 ? {} : { costUsd: cost }),
+    };
+  }
+
   #startTurn(event: Extract<RuntimeEvent, { type: "turn.started" }>): void {
     if (event.turnId === undefined) return;
     const turn = this.#turn(event.turnId, event.createdAt);
@@ -248,4 +268,9 @@ export function projectEvents(events: Iterable<RuntimeEvent>): ThreadView {
   const projector = new ThreadProjector();
   for (const event of events) projector.apply(event);
   return projector.view;
+}
+
+/** A count or a cost that can be added up: a finite number, never a string an odd writer stored (no "0" + "1"). */
+function amount(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }

@@ -131,6 +131,16 @@ export const ThreadView = z
     plan: z.object({ explanation: z.string().nullable().optional(), steps: z.array(PlanStep) }).strict(),
     diff: z.string().optional().describe("The turn's aggregated unified diff, where the provider gives one."),
     tokenUsage: ThreadTokenUsage.optional(),
+    totals: z
+      .object({ tokens: z.number().int().min(0).optional(), costUsd: z.number().min(0).optional() })
+      .strict()
+      .optional()
+      .describe(
+        "The session's totals, for every provider: tokens are the thread's running total where the provider " +
+          "reports one (Codex), else the sum of the turns' usage (Claude reports usage per turn only); cost is " +
+          "what the turns reported, added up over agent processes (Claude's `total_cost_usd` is its process's " +
+          "cost so far).",
+      ),
     tasks: z.array(TaskView),
     errors: z.array(
       z.object({ sequence: z.number().int(), message: z.string(), class: z.string().optional() }).strict(),

@@ -16,6 +16,7 @@ import { mountOpenApiDocument } from "./openapi-document.js";
 import { loopbackHostOnly, securityHeaders } from "./request-guards.js";
 import { healthRoute } from "./routes.js";
 import { COMMAND_ERROR_STATUS, SessionCommandError, type SessionCommands } from "./session-commands.js";
+import { SessionFeed } from "./session-feed.js";
 import { mountSessionRoutes } from "./session-routes.js";
 import { StreamTickets, ticketOr } from "./stream-tickets.js";
 
@@ -34,6 +35,8 @@ export interface ServerAppOptions {
   heartbeatMs?: number;
   /** Bound to loopback: answer only requests whose `Host` is a loopback name (DNS rebinding). */
   loopbackOnly?: boolean;
+  /** The session list's changes; default one that finds them by rescanning the registry. */
+  feed?: SessionFeed;
   /** The inspector's one-time login codes (default: a store of this app's own). */
   loginCodes?: LoginCodes;
 }
@@ -91,7 +94,7 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
   const limitTurnBody = turnBodyLimit(maxSize, tooLarge);
   app.use("/v1/*", (c, next) => (isTurnsPath(c.req.path) ? limitTurnBody(c, next) : limitBody(c, next)));
   mountLoginCodeIssue(app, loginCodes);
-  mountSessionRoutes(app, options);
+  mountSessionRoutes(app, { ...options, feed: options.feed ?? new SessionFeed(options.store) });
   mountEventRoutes(app, { ...options, tickets });
   mountControlRoutes(app);
   mountInspector(app, options.inspectorDir);

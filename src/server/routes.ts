@@ -69,14 +69,29 @@ export const listSessionsRoute = apiRoute({
   method: "get",
   path: "/v1/sessions",
   operationId: "listSessions",
-  summary: "A page of the registry, newest first.",
+  summary: "A page of the registry, newest first; or (as SSE) the whole list and its changes.",
   description:
     "Filters by provider, state and archived (archived ones only with `archived=1`); `q` matches words of " +
-    "titles and prompts; `next` is the cursor of the following page.",
+    "titles and prompts; `next` is the cursor of the following page. With `Accept: text/event-stream` an SSE " +
+    "stream of the whole list instead (the query is not applied): `event: snapshot` (`{sessions}`), then " +
+    "`event: session` (a session's new summary) at each change of its state, title, archived flag, open " +
+    "requests or last sequence, and `event: removed` (`{id}`), a heartbeat comment every 15 s.",
   security: BEARER,
   request: { query: ListSessionsQuery },
   responses: {
-    200: json(SessionList, "The sessions."),
+    200: {
+      content: {
+        ...json(SessionList, "The sessions.").content,
+        "text/event-stream": {
+          schema: z
+            .string()
+            .describe(
+              "`event: snapshot` with `{sessions}`, then `event: session` and `event: removed` messages.",
+            ),
+        },
+      },
+      description: "A page of the sessions, or the list's stream.",
+    },
     400: errorBody("A bad query or cursor."),
     401: errorBody("No valid bearer token."),
   },

@@ -15,14 +15,20 @@ import {
 } from "./routes.js";
 import { listSessions, mountSessionAdminRoutes, purge } from "./session-admin-routes.js";
 import { SessionCommandError, type SessionCommands } from "./session-commands.js";
+import type { SessionFeed } from "./session-feed.js";
+import { streamSessionList } from "./session-list-stream.js";
 import { summaryBody } from "./summary-body.js";
 import { viewWithoutRaw } from "./without-raw.js";
 
 const PAGE = 1_000;
+const DEFAULT_HEARTBEAT_MS = 15_000;
 
 interface SessionRoutesOptions {
   store: SessionStore;
   commands: SessionCommands;
+  /** The session list's changes, for `GET /v1/sessions` as SSE. */
+  feed: SessionFeed;
+  heartbeatMs?: number;
 }
 
 export async function found(store: SessionStore, id: string): Promise<SessionRecord> {
@@ -47,6 +53,7 @@ async function viewOf(store: SessionStore, id: string): Promise<ThreadView> {
 /** The `/v1/sessions` routes: reads from the store, changes through the commands. */
 export function mountSessionRoutes(app: OpenAPIHono, options: SessionRoutesOptions): void {
   const { store, commands } = options;
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
 
   app.openapi(createSessionRoute, async (c) => {
     const record = await commands.create(c.req.valid("json"));
@@ -54,6 +61,9 @@ export function mountSessionRoutes(app: OpenAPIHono, options: SessionRoutesOptio
   });
 
   app.openapi(listSessionsRoute, async (c) => {
+    if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
+      return streamSessionList(options.feed, heartbeatMs);
+    }
     const page = await listSessions(store, c.req.valid("query"));
     return c.json(page, 200);
   });

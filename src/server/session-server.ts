@@ -7,6 +7,7 @@ import { LoginCodes } from "./login-codes.js";
 import { closeAbandonedSessions } from "./restore.js";
 import { isLoopbackHost } from "./server-token.js";
 import type { SessionCommands } from "./session-commands.js";
+import { feedingStore, SessionFeed } from "./session-feed.js";
 import { SessionPaths } from "./session-paths.js";
 
 export interface SessionServerOptions {
@@ -49,7 +50,9 @@ export interface SessionServer {
 }
 
 export async function startSessionServer(options: SessionServerOptions): Promise<SessionServer> {
-  const { store } = options;
+  const feed = new SessionFeed(options.store);
+  // this process's writers touch the feed as they write: the list's subscribers hear of a change at once
+  const store = feedingStore(options.store, feed);
   const warn = options.warn ?? (() => undefined);
   let restored: string[] = [];
   let commands = options.commands;
@@ -73,6 +76,7 @@ export async function startSessionServer(options: SessionServerOptions): Promise
     version: options.version,
     inspectorDir: options.inspectorDir ?? defaultInspectorDir(),
     loopbackOnly: isLoopbackHost(options.host),
+    feed,
     ...(options.corsOrigin === undefined ? {} : { corsOrigin: options.corsOrigin }),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),

@@ -1,10 +1,8 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuntimeEvent } from "../../src/contracts/events.js";
 import type { ServeProcess } from "../server/support/serve-process.js";
-import { launchChromium, REPO, screenshot, type WatchedPage, watchedPage } from "./support/browser.js";
+import { launchChromium, screenshot, type WatchedPage, watchedPage } from "./support/browser.js";
 import { liveServeDirs, prompt, startSession, turnEnd } from "./support/live-page.js";
 import { loginFragment } from "./support/login-url.js";
 import { TcpProxy } from "./support/tcp-proxy.js";
@@ -21,7 +19,7 @@ let proxy: TcpProxy;
 
 /** Waits for the approval card and accepts it, by a click or (keyboard) by focusing the button and pressing Enter. */
 async function acceptCard(page: Page, name: string, keyboard = false): Promise<void> {
-  const card = page.locator(".request-card");
+  const card = page.locator(".session .request-card");
   await card.waitFor({ timeout: 60_000 });
   await screenshot(page, name, false);
   const accept = card.getByRole("button", { name: "Accept", exact: true });
@@ -90,13 +88,9 @@ describe("the inspector against serve --mock", () => {
       "written by the mock model",
     );
     await prompt(page, "mock:shell run a command");
-    const card = page.locator(".request-card");
+    const card = page.locator(".session .request-card");
     await card.waitFor({ timeout: 60_000 });
     await expect(card.locator("h3").textContent()).resolves.toBe("Run this command?");
-    if (process.env.UPDATE_SCREENSHOTS === "1") {
-      mkdirSync(join(REPO, "docs/images"), { recursive: true });
-      await page.screenshot({ path: join(REPO, "docs/images/inspector.png") });
-    }
     await acceptCard(page, "live-codex-2-shell-approval");
     await expect(turnEnd(page, 2)).resolves.toBe("completed");
     const command = page
@@ -123,7 +117,7 @@ describe("the inspector against serve --mock", () => {
     const { page } = watched;
     const sessionId = await page.locator(".session").getAttribute("data-session-id");
     await prompt(page, "mock:shell run a command");
-    const card = page.locator(".request-card");
+    const card = page.locator(".session .request-card");
     await card.waitFor({ timeout: 60_000 });
     const textsBefore = await messageTexts(page);
     proxy.cut();
@@ -185,7 +179,7 @@ describe("the inspector against serve --mock", () => {
     const { page } = watched;
     const sessionId = await startSession(page, "claude", root);
     await prompt(page, "mock:question ask me");
-    const card = page.locator('.request-card[data-request-type="tool_user_input"]');
+    const card = page.locator('.session .request-card[data-request-type="tool_user_input"]');
     await card.waitFor({ timeout: 60_000 });
     const send = card.getByRole("button", { name: "Send answers" });
     await expect(send.isDisabled()).resolves.toBe(true);
@@ -208,9 +202,9 @@ describe("the inspector against serve --mock", () => {
     const { page } = watched;
     await startSession(page, "codex", root);
     await prompt(page, "mock:shell run a command");
-    await page.locator(".request-card").waitFor({ timeout: 60_000 });
+    await page.locator(".session .request-card").waitFor({ timeout: 60_000 });
     await page.getByRole("button", { name: "Interrupt", exact: true }).click();
-    await page.locator(".request-card").waitFor({ state: "detached", timeout: 60_000 });
+    await page.locator(".session .request-card").waitFor({ state: "detached", timeout: 60_000 });
     await expect(turnEnd(page, 1)).resolves.toBe("interrupted");
     await expect(page.locator(".request-resolved").first().textContent()).resolves.toContain("cancel");
     await page.getByRole("button", { name: "Stop", exact: true }).click();

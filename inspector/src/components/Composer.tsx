@@ -1,15 +1,23 @@
 import { useState } from "preact/hooks";
+import type { TurnDelivery as Delivery } from "../../../src/contracts/commands.js";
+import type { InlineAttachment as Attachment } from "../command-surface.js";
+import { AttachmentPicker, readAttachment } from "./Attachments.js";
 
 interface ComposerProps {
-  onSend: (text: string) => Promise<void>;
+  onSend: (text: string, extra: { attachments?: Attachment[]; delivery?: Delivery }) => Promise<void>;
   onInterrupt: () => Promise<void>;
   onStop: () => Promise<void>;
   running: boolean;
+  /** The server takes attachments with a turn (an image by picker or paste). */
+  canAttach?: boolean;
+  /** The server takes `delivery` (Steer / Queue while a turn runs). */
+  canDeliver?: boolean;
 }
 
-/** The prompt box, with Interrupt and Stop. Ctrl/Cmd+Enter sends. */
-export function Composer({ onSend, onInterrupt, onStop, running }: ComposerProps) {
+/** The prompt box, with Interrupt and Stop (and where the server has them: attach, Steer, Queue). Ctrl+Enter sends. */
+export function Composer({ onSend, onInterrupt, onStop, running, canAttach, canDeliver }: ComposerProps) {
   const [text, setText] = useState("");
+  const [attached, setAttached] = useState<Attachment[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const act = async (action: () => Promise<void>) => {
@@ -23,14 +31,24 @@ export function Composer({ onSend, onInterrupt, onStop, running }: ComposerProps
       setBusy(false);
     }
   };
-  const send = () => {
+  const send = (delivery?: Delivery) => {
     const prompt = text.trim();
     if (prompt.length === 0) return;
     void act(async () => {
-      await onSend(prompt);
+      await onSend(prompt, {
+        ...(attached.length > 0 ? { attachments: attached } : {}),
+        ...(delivery === undefined ? {} : { delivery }),
+      });
       setText("");
+      setAttached([]);
     });
   };
+  const add = (files: File[]) =>
+    void act(async () => {
+      const read = await Promise.all(files.map(readAttachment));
+      setAttached((prev) => [...prev, ...read]);
+    });
+  const steering = canDeliver === true && running;
   return (
     <form
       class="composer"
@@ -49,14 +67,40 @@ export function Composer({ onSend, onInterrupt, onStop, running }: ComposerProps
         onKeyDown={(e) => {
           if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
             e.preventDefault();
-            send();
+            send(steering ? "steer" : undefined);
           }
         }}
+        onPaste={(e) => {
+          if (canAttach !== true) return;
+          const files = [...(e.clipboardData?.files ?? [])];
+          if (files.length === 0) return;
+          e.preventDefault();
+          add(files);
+        }}
       />
+      {canAttach === true && (
+        <AttachmentPicker
+          attached={attached}
+          disabled={busy}
+          onAdd={add}
+          onRemove={(i) => setAttached((prev) => prev.filter((_, at) => at !== i))}
+        />
+      )}
       <div class="buttons">
-        <button type="submit" disabled={busy || text.trim().length === 0}>
-          Send
-        </button>
+        {steering ? (
+          <>
+            <button type="button" disabled={busy || text.trim().length === 0} onClick={() => send("steer")}>
+              Steer
+            </button>
+            <button type="button" disabled={busy || text.trim().length === 0} onClick={() => send("queue")}>
+              Queue
+            </button>
+          </>
+        ) : (
+          <button type="submit" disabled={busy || text.trim().length === 0}>
+            Send
+          </button>
+        )}
         <button type="button" disabled={busy || !running} onClick={() => void act(onInterrupt)}>
           Interrupt
         </button>

@@ -3,6 +3,8 @@ import type { ItemView } from "../../../src/projection/thread-view.js";
 import { duration, num, printJson, str } from "../format.js";
 import type { LiveThread } from "../live-thread.js";
 import { Block, Diff } from "./Diff.js";
+import { Guard } from "./Guard.js";
+import { RawEvents } from "./RawEvents.js";
 
 /** Nesting deeper than this is not drawn (a parentItemId cycle would otherwise never end). */
 const MAX_DEPTH = 8;
@@ -55,24 +57,29 @@ export class ItemCard extends Component<ItemProps> {
           {item.status === "inProgress" && <span class="badge running">running</span>}
           {item.status === "failed" && <span class="badge failed">failed</span>}
           {item.status === "declined" && <span class="badge failed">declined</span>}
+          <RawEvents sequences={thread.sequencesOf(item.itemId)} label="Raw" />
         </header>
         <ItemBody item={item} />
         {children.length > 0 && (
           <section class="nested" aria-label="Nested activity">
             {children.map((child) => (
-              <ItemCard
-                key={child.itemId}
-                item={child}
-                thread={thread}
-                version={thread.itemVersion(child.itemId)}
-                depth={depth + 1}
-              />
+              <GuardedItem key={child.itemId} item={child} thread={thread} depth={depth + 1} />
             ))}
           </section>
         )}
       </article>
     );
   }
+}
+
+/** An item drawn inside its own error boundary: one that cannot be drawn leaves the others be. */
+export function GuardedItem({ item, thread, depth }: { item: ItemView; thread: LiveThread; depth: number }) {
+  const version = thread.itemVersion(item.itemId);
+  return (
+    <Guard what="item" resetKey={version}>
+      <ItemCard item={item} thread={thread} version={version} depth={depth} />
+    </Guard>
+  );
 }
 
 function itemText(item: ItemView): string {

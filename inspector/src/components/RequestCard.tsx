@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useId, useState } from "preact/hooks";
 import type { RespondBody } from "../../../src/api/schemas.js";
 import type { RequestView } from "../../../src/projection/thread-view.js";
 import { printJson } from "../format.js";
@@ -15,7 +15,8 @@ interface RequestCardProps {
 export function RequestCard({ request, onRespond }: RequestCardProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
-  const titleId = `req-${request.requestId}`;
+  // the same request may show twice (the inbox and its session): ids are per card, not per request
+  const titleId = `${useId()}-title`;
   const send = async (body: RespondBody) => {
     if (onRespond === undefined) return;
     setBusy(true);
@@ -91,6 +92,7 @@ function QuestionForm({
   onSend: (body: RespondBody) => Promise<void>;
 }) {
   const questions = readQuestions(request.questions);
+  const uid = useId();
   const [answers, setAnswers] = useState<Record<string, string[]>>({});
   const [free, setFree] = useState<Record<string, string>>({});
   const pick = (id: string, label: string, multi: boolean, on: boolean) =>
@@ -120,13 +122,13 @@ function QuestionForm({
             {q.prompt}
           </legend>
           {q.options.map((option, oi) => {
-            const id = `q${qi}-${oi}-${request.requestId}`;
+            const id = `${uid}-q${qi}-${oi}`;
             return (
               <div key={id} class="choice">
                 <input
                   id={id}
                   type={q.multiSelect ? "checkbox" : "radio"}
-                  name={`q${qi}-${request.requestId}`}
+                  name={`${uid}-q${qi}`}
                   checked={(answers[q.id] ?? []).includes(option.label)}
                   onChange={(e) =>
                     pick(q.id, option.label, q.multiSelect, (e.target as HTMLInputElement).checked)

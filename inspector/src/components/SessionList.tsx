@@ -1,27 +1,46 @@
 import type { SessionSummary } from "../../../src/api/schemas.js";
-import { time } from "../format.js";
+import { dateTime } from "../format.js";
 
 interface SessionListProps {
   sessions: SessionSummary[];
   selected: string | undefined;
   onSelect: (id: string) => void;
+  /** Words the list is narrowed to (every word in the title, provider, cwd, state or id). */
+  query?: string;
+  /** Sessions the server's search matched (prompts too): shown beside the ones the words match here. */
+  found?: ReadonlySet<string>;
 }
 
-/** Every session of the server, newest activity first. */
-export function SessionList({ sessions, selected, onSelect }: SessionListProps) {
-  const sorted = [...sessions].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
+function matches(session: SessionSummary, words: string[]): boolean {
+  if (words.length === 0) return true;
+  const text = [session.title, session.provider, session.cwd, session.state, session.id, session.model]
+    .filter(Boolean)
+    .join(" ")
+    .toLowerCase();
+  return words.every((word) => text.includes(word));
+}
+
+/** Every session of the server, newest activity first, each with its state, open requests and dates. */
+export function SessionList({ sessions, selected, onSelect, query = "", found }: SessionListProps) {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const titles = new Map(sessions.map((s) => [s.id, s.title ?? s.id]));
+  const shown = sessions
+    .filter((s) => matches(s, words) || found?.has(s.id) === true)
+    .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
   return (
     <nav class="sessions" aria-label="Sessions">
       <h2>Sessions</h2>
-      {sorted.length === 0 && <p class="meta">No sessions yet.</p>}
+      {sessions.length === 0 && <p class="meta">No sessions yet.</p>}
+      {sessions.length > 0 && shown.length === 0 && <p class="meta">No session matches.</p>}
       <ul>
-        {sorted.map((s) => (
+        {shown.map((s) => (
           <li key={s.id}>
             <button
               type="button"
               class="session-button"
               aria-current={s.id === selected ? "true" : undefined}
               data-session-id={s.id}
+              data-state={s.state}
               onClick={() => onSelect(s.id)}
             >
               <span class="session-line">
@@ -35,7 +54,16 @@ export function SessionList({ sessions, selected, onSelect }: SessionListProps) 
                 {s.origin === "import" && <span class="badge">history</span>}
               </span>
               <span class="session-title">{s.title ?? s.id}</span>
-              <span class="meta">last activity {time(s.updatedAt)}</span>
+              {s.parentId !== undefined && (
+                <span class="meta forked-from" data-parent-id={s.parentId}>
+                  forked from {titles.get(s.parentId) ?? s.parentId}
+                </span>
+              )}
+              {s.archived === true && <span class="badge">archived</span>}
+              <span class="meta session-dates">
+                started <time dateTime={s.createdAt}>{dateTime(s.createdAt)}</time> · last{" "}
+                <time dateTime={s.updatedAt}>{dateTime(s.updatedAt)}</time>
+              </span>
             </button>
           </li>
         ))}

@@ -1,10 +1,20 @@
 import type { ThreadView } from "../../../src/projection/thread-view.js";
-import { count } from "../format.js";
+import { count, dateTime, usd } from "../format.js";
+import { Subagents } from "./Subagents.js";
 
-/** What is true of the whole session: state, model, usage, the current plan, tasks and errors. */
-export function SessionSummaryPanel({ view, title }: { view: ThreadView; title?: string | undefined }) {
+/** What is true of the whole session: state, model, usage, the current plan, subagents, tasks and errors. */
+export function SessionSummaryPanel({
+  view,
+  title,
+  createdAt,
+}: {
+  view: ThreadView;
+  title?: string | undefined;
+  createdAt?: string | undefined;
+}) {
   const usage = view.tokenUsage;
   const model = typeof view.config.model === "string" ? view.config.model : undefined;
+  const started = createdAt ?? view.turns[0]?.startedAt;
   return (
     <section class="summary" aria-label="Session summary">
       <h2>{title ?? view.thread.name ?? view.sessionId ?? "Session"}</h2>
@@ -25,11 +35,23 @@ export function SessionSummaryPanel({ view, title }: { view: ThreadView; title?:
         )}
         <div>
           <dt>Tokens</dt>
-          <dd>
-            {count(usage?.total.totalTokens)}
+          <dd data-total-tokens={view.totals?.tokens}>
+            {count(view.totals?.tokens)}
             {usage?.modelContextWindow ? ` of ${count(usage.modelContextWindow)}` : ""}
           </dd>
         </div>
+        <div>
+          <dt>Cost</dt>
+          <dd data-total-cost={view.totals?.costUsd}>{usd(view.totals?.costUsd)}</dd>
+        </div>
+        {started && (
+          <div>
+            <dt>Started</dt>
+            <dd>
+              <time dateTime={started}>{dateTime(started)}</time>
+            </dd>
+          </div>
+        )}
         <div>
           <dt>Events</dt>
           <dd>{count(view.eventCount)}</dd>
@@ -54,6 +76,7 @@ export function SessionSummaryPanel({ view, title }: { view: ThreadView; title?:
           </ol>
         </section>
       )}
+      <Subagents view={view} />
       {view.tasks.length > 0 && (
         <section class="tasks" aria-label="Tasks">
           <h3>Tasks</h3>

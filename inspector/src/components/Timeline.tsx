@@ -3,7 +3,10 @@ import type { RequestView, TurnView } from "../../../src/projection/thread-view.
 import { count, time } from "../format.js";
 import type { LiveThread } from "../live-thread.js";
 import { requestNoun } from "../request-options.js";
-import { ItemCard } from "./ItemCard.js";
+import { ForkButton } from "./ForkButton.js";
+import { Guard } from "./Guard.js";
+import { GuardedItem } from "./ItemCard.js";
+import { RawEvents } from "./RawEvents.js";
 
 /**
  * The thread as turns of items; resolved requests are noted where they happened. `turnLimit` draws only the
@@ -15,22 +18,17 @@ export function Timeline({ thread, turnLimit }: { thread: LiveThread; version: n
   return (
     <section class="timeline" aria-label="Timeline">
       {thread.looseItems.map((item) => (
-        <ItemCard
-          key={item.itemId}
-          item={item}
-          thread={thread}
-          version={thread.itemVersion(item.itemId)}
-          depth={0}
-        />
+        <GuardedItem key={item.itemId} item={item} thread={thread} depth={0} />
       ))}
       {turns.map((turn, index) => (
-        <TurnSection
-          key={turn.turnId}
-          turn={turn}
-          index={index + 1}
-          thread={thread}
-          version={thread.turnVersion(turn.turnId)}
-        />
+        <Guard key={turn.turnId} what="turn" resetKey={thread.turnVersion(turn.turnId)}>
+          <TurnSection
+            turn={turn}
+            index={index + 1}
+            thread={thread}
+            version={thread.turnVersion(turn.turnId)}
+          />
+        </Guard>
       ))}
     </section>
   );
@@ -62,7 +60,7 @@ class TurnSection extends Component<TurnProps> {
         {turn.itemIds.map((id) => {
           const item = thread.item(id);
           if (item === undefined || !thread.isTopLevel(item)) return null;
-          return <ItemCard key={id} item={item} thread={thread} version={thread.itemVersion(id)} depth={0} />;
+          return <GuardedItem key={id} item={item} thread={thread} depth={0} />;
         })}
         {requests.map((request) => (
           <ResolvedRequest key={request.requestId} request={request} />
@@ -73,15 +71,26 @@ class TurnSection extends Component<TurnProps> {
           </div>
         )}
         {turn.completedAt && (
-          <footer class="turn-foot" data-turn-end={turn.state}>
-            Turn {turn.state}
-            {turn.usage?.totalTokens !== undefined && <> · {count(turn.usage.totalTokens)} tokens</>}
-            {turn.totalCostUsd !== undefined && <> · ${turn.totalCostUsd.toFixed(4)}</>}
-          </footer>
+          <Guard what="turn's end" resetKey={this.props.version}>
+            <TurnFoot turn={turn} thread={thread} />
+          </Guard>
         )}
       </section>
     );
   }
+}
+
+/** The line under a finished turn: its end, tokens and cost, fork and raw. */
+function TurnFoot({ turn, thread }: { turn: TurnView; thread: LiveThread }) {
+  return (
+    <footer class="turn-foot" data-turn-end={turn.state}>
+      Turn {turn.state}
+      {turn.usage?.totalTokens !== undefined && <> · {count(turn.usage.totalTokens)} tokens</>}
+      {turn.totalCostUsd !== undefined && <> · ${turn.totalCostUsd.toFixed(4)}</>}
+      <ForkButton turnId={turn.turnId} />
+      <RawEvents sequences={thread.sequencesOf(turn.turnId)} label="Raw" />
+    </footer>
+  );
 }
 
 function ResolvedRequest({ request }: { request: RequestView }) {

@@ -9,8 +9,9 @@ import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from "../usage.js";
 
 const HELP = `Usage: provider-runtime chat --provider ${DRIVER_PROVIDERS.join("|")} [options]
 
-An interactive multi-turn session on a terminal: type a prompt, watch the timeline, answer requests as they come
+An interactive multi-turn session on a terminal: type a prompt, read the conversation, answer requests as they come
 (one at a time).
+  --verbose              every event as a timeline line (protocol events included), not the conversation
   /interrupt             stop the running turn
   /fork                  go on on a fork of the conversation after the last completed turn (the agent's own
                          copy; the session before it is stopped, untouched)
@@ -19,9 +20,10 @@ An interactive multi-turn session on a terminal: type a prompt, watch the timeli
 ${CHAT_COMMANDS_HELP}${SESSION_HELP}`;
 
 const PROMPT = "you> ";
+const CHAT_FLAGS = { ...SESSION_FLAGS, verbose: { type: "boolean" } } as const;
 
 export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, SESSION_FLAGS);
+  const { values, positionals } = parseCommandArgs(argv, CHAT_FLAGS);
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT_OK;
@@ -37,6 +39,7 @@ export async function chatCommand(argv: string[], io: CliIo): Promise<number> {
       plan,
       io,
       json: values.json === true,
+      conversation: values.verbose !== true,
       readStdin: true,
       onLine: (text) => chat?.line(text),
       onInterrupt: (atPrompt) => chat?.ctrlC(atPrompt),
@@ -141,10 +144,13 @@ class Chat {
       if (parsed.path === undefined) this.#say("usage: /attach PATH");
       else {
         const attachment = attachmentFor(parsed.path, process.cwd());
-        this.#attachments.push(attachment);
-        this.#say(
-          `attached ${"path" in attachment ? attachment.path : "data"} (${attachment.type}) to the next prompt`,
-        );
+        if (typeof attachment === "string") this.#say(attachment);
+        else {
+          this.#attachments.push(attachment);
+          this.#say(
+            `attached ${"path" in attachment ? attachment.path : "data"} (${attachment.type}) to the next prompt`,
+          );
+        }
       }
       this.#prompt();
     } else if (parsed.kind === "queue" && this.#running) {

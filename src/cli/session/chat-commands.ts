@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import type { RuntimeDriver, TurnAttachment } from "../../contracts/driver.js";
 
@@ -37,9 +38,17 @@ export function parseChatLine(input: string): ChatLine {
   return { kind: "other" };
 }
 
-/** An attachment for a path typed at the prompt: an image by its extension, else a file. */
-export function attachmentFor(path: string, cwd: string): TurnAttachment {
+/**
+ * An attachment for a path typed at the prompt (an image by its extension, else a file), or why it cannot be
+ * one: a path that is no readable file is said at once, not when the next turn fails.
+ */
+export function attachmentFor(path: string, cwd: string): TurnAttachment | string {
   const absolute = resolve(cwd, path);
+  try {
+    if (!statSync(absolute).isFile()) return `${path} is not a file`;
+  } catch {
+    return `cannot read ${path}`;
+  }
   return IMAGE_EXTENSIONS.has(extname(absolute).toLowerCase())
     ? { type: "image", path: absolute }
     : { type: "file", path: absolute };

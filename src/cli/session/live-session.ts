@@ -1,5 +1,6 @@
 import type { RuntimeDriver } from "../../contracts/driver.js";
 import type { RuntimeEvent } from "../../contracts/events.js";
+import { ConversationRenderer } from "../../view/conversation.js";
 import { escapeControls } from "../../view/terminal-text.js";
 import { TimelineRenderer } from "../../view/timeline.js";
 import type { CliIo } from "../usage.js";
@@ -12,6 +13,8 @@ export interface LiveSessionOptions {
   plan: SessionPlan;
   io: CliIo;
   json: boolean;
+  /** The session as a conversation (chat) rather than the event timeline (run, `chat --verbose`). */
+  conversation?: boolean;
   /** Chat reads stdin whatever the policy; run only to ask. */
   readStdin: boolean;
   /** Lines typed while no question is open. */
@@ -22,24 +25,44 @@ export interface LiveSessionOptions {
   onEnd?: () => void;
 }
 
-/** Canonical events as JSONL, or the timeline. */
+/**
+ * Canonical events as JSONL, the timeline, or the conversation. On a terminal whose prompt is showing, the lines
+ * go above the prompt, which is drawn again after them with what was typed: output never lands in the input line.
+ */
 class EventPrinter {
-  readonly #renderer: TimelineRenderer;
+  readonly #renderer: TimelineRenderer | ConversationRenderer;
 
   constructor(
     readonly io: CliIo,
     readonly json: boolean,
+    conversation: boolean,
+    readonly terminal: () => TerminalLines | undefined,
   ) {
-    this.#renderer = new TimelineRenderer({ color: io.isTTY && !process.env.NO_COLOR });
+    const color = io.isTTY && !process.env.NO_COLOR;
+    this.#renderer = conversation ? new ConversationRenderer({ color }) : new TimelineRenderer({ color });
   }
 
   print(event: RuntimeEvent): void {
-    if (this.json) this.io.stdout.write(`${JSON.stringify(event)}\n`);
-    else for (const line of this.#renderer.render(event)) this.io.stdout.write(`${line}\n`);
+    this.#write(this.json ? [JSON.stringify(event)] : this.#renderer.render(event));
   }
 
   flush(): void {
-    if (!this.json) for (const line of this.#renderer.flush()) this.io.stdout.write(`${line}\n`);
+    if (!this.json) this.#write(this.#renderer.flush());
+  }
+
+  /** The parent's end where `/fork` hands the session over: in the conversation a line naming the fork. */
+  handover(exited: RuntimeEvent, forkSessionId: string): void {
+    if (!this.json && this.#renderer instanceof ConversationRenderer)
+      this.#write(this.#renderer.forked(forkSessionId));
+    else this.print(exited);
+  }
+
+  #write(lines: string[]): void {
+    if (lines.length === 0) return;
+    const text = lines.map((line) => `${line}\n`).join("");
+    const terminal = this.terminal();
+    if (terminal === undefined) this.io.stdout.write(text);
+    else terminal.above(() => this.io.stdout.write(text));
   }
 }
 
@@ -62,7 +85,7 @@ export class LiveSession {
     const { io, plan } = options;
     this.#agent = agent;
     this.#signals = signals;
-    this.printer = new EventPrinter(io, options.json);
+    this.printer = new EventPrinter(io, options.json, options.conversation === true, () => this.lines);
     const stdin = io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
     this.lines =
       options.readStdin || plan.policy === "ask"
@@ -111,7 +134,10 @@ export class LiveSession {
     for (;;) {
       const driver = this.driver;
       for await (const event of driver.events) {
-        this.printer.print(event);
+        // the fork is the driver before its parent is stopped: the parent's exit is a hand-over, not the end
+        if (event.type === "session.exited" && this.driver !== driver)
+          this.printer.handover(event, this.driver.sessionId);
+        else this.printer.print(event);
         this.queue.observe(event);
         for (const listener of this.#listeners) listener(event);
       }

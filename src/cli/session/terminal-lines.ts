@@ -33,6 +33,8 @@ export class TerminalLines {
   readonly #options: TerminalLinesOptions;
   #open: ((result: LineResult) => void) | undefined;
   #ended = false;
+  /** A prompt is on the screen, waiting for its line. */
+  #prompting = false;
 
   constructor(options: TerminalLinesOptions) {
     this.#options = options;
@@ -43,10 +45,12 @@ export class TerminalLines {
       prompt: "",
     });
     this.#rl.on("line", (text) => {
+      this.#prompting = false;
       if (this.#open !== undefined) this.#settle({ kind: "line", text });
       else options.onLine?.(text);
     });
     this.#rl.on("SIGINT", () => {
+      this.#prompting = false;
       const atPrompt = this.#open !== undefined;
       this.#clearLine();
       options.output.write("^C\n");
@@ -54,6 +58,7 @@ export class TerminalLines {
       options.onInterrupt?.(atPrompt);
     });
     this.#rl.on("close", () => {
+      this.#prompting = false;
       this.#ended = true;
       this.#settle({ kind: "eof" });
       options.onEnd?.();
@@ -89,6 +94,7 @@ export class TerminalLines {
       this.#open = settle;
       this.#rl.setPrompt(escapeControls(prompt));
       this.#rl.prompt();
+      this.#prompting = true;
     });
   }
 
@@ -97,6 +103,21 @@ export class TerminalLines {
     if (this.#ended || this.#open !== undefined) return;
     this.#rl.setPrompt(escapeControls(text));
     this.#rl.prompt();
+    this.#prompting = true;
+  }
+
+  /**
+   * Output written while a prompt shows goes above it: on a terminal the prompt line is cleared, `write` runs,
+   * and the prompt is drawn again with what was typed so far, so nothing prints into the line being typed.
+   */
+  above(write: () => void): void {
+    if (!this.#options.terminal || !this.#prompting) {
+      write();
+      return;
+    }
+    this.#options.output.write("\r\u001b[2K");
+    write();
+    this.#rl.prompt(true);
   }
 
   /** Text on the prompt's stream, on a line of its own (an agent's part of it with its controls escaped). */

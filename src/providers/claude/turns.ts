@@ -61,8 +61,13 @@ export function closeTurnContents(ctx: ClaudeContext, reason: string): RuntimeEv
   return [...closeAllBlocks(ctx), ...abandonOpenTools(ctx, reason)];
 }
 
+/** Claude Code's own diagnostics among a result's errors (its clients hide them too); the raw keeps them. */
+const DIAGNOSTIC = /^\[(ede_diagnostic|session_crash)\]/;
+
 function errorTextOf(msg: Record<string, unknown>, subtype: string): string {
-  const errors = (arr(msg.errors) ?? []).filter((e): e is string => typeof e === "string");
+  const errors = (arr(msg.errors) ?? []).filter(
+    (e): e is string => typeof e === "string" && !DIAGNOSTIC.test(e),
+  );
   if (errors.length > 0) return errors.join("; ");
   const result = str(msg.result);
   if (result !== undefined && result.length > 0) return result;

@@ -54,3 +54,10 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   await page.screenshot({ path, fullPage });
   return path;
 }
+
+/** With UPDATE_SCREENSHOTS=1, the page as the docs show it: `docs/images/NAME.png`. */
+export async function docsScreenshot(page: Page, name: string): Promise<void> {
+  if (process.env.UPDATE_SCREENSHOTS !== "1") return;
+  mkdirSync(join(REPO, "docs/images"), { recursive: true });
+  await page.screenshot({ path: join(REPO, "docs/images", `${name}.png`) });
+}

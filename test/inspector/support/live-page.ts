@@ -41,7 +41,11 @@ export async function startSession(page: Page, provider: string, cwd: string): P
     previous === null ? ".session" : `.session:not([data-session-id="${previous}"])`,
   );
   await fresh.waitFor();
-  await page.locator('.session-button[aria-current="true"]').getByText(provider, { exact: true }).waitFor();
+  // attached, not visible: on a narrow screen the list is a drawer that closes once a session is chosen
+  await page
+    .locator('.session-button[aria-current="true"]')
+    .getByText(provider, { exact: true })
+    .waitFor({ state: "attached" });
   return (await fresh.getAttribute("data-session-id")) as string;
 }
 

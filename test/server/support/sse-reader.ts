@@ -6,6 +6,8 @@
 
 export interface SseMessage {
   id: string | undefined;
+  /** The `event:` field, where the server named the message. */
+  event?: string;
   data: string;
 }
 
@@ -75,6 +77,7 @@ export class SseReader {
     const decoder = new TextDecoder();
     let buffer = "";
     let id: string | undefined;
+    let event: string | undefined;
     let data: string[] = [];
     try {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
@@ -84,8 +87,10 @@ export class SseReader {
           const line = buffer.slice(0, newline).replace(/\r$/, "");
           buffer = buffer.slice(newline + 1);
           if (line === "") {
-            if (data.length > 0) this.messages.push({ id, data: data.join("\n") });
+            if (data.length > 0)
+              this.messages.push({ id, ...(event === undefined ? {} : { event }), data: data.join("\n") });
             id = undefined;
+            event = undefined;
             data = [];
           } else if (line.startsWith(":")) {
             this.comments.push(line.slice(1).trim());
@@ -94,6 +99,7 @@ export class SseReader {
             const field = colon < 0 ? line : line.slice(0, colon);
             const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
             if (field === "id") id = value;
+            else if (field === "event") event = value;
             else if (field === "data") data.push(value);
           }
           newline = buffer.indexOf("\n");
