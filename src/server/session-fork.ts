@@ -1,7 +1,9 @@
 import type { ForkBody } from "../api/session-admin-schemas.js";
 import type { ForkSource } from "../contracts/driver.js";
+import type { RuntimeEvent } from "../contracts/events.js";
 import {
   earlierTurnUnsupported,
+  type ForkAnchorOf,
   forkAnchorOf,
   forksWholeConversation,
   forkUnsupportedReason,
@@ -37,17 +39,24 @@ export async function forkSourceOf(
   const nativeId = parent.native?.resumeId;
   if (nativeId === undefined)
     throw new SessionCommandError("conflict", `session ${parent.id} has no native thread yet to fork`);
-  const source: ForkSource = { sessionId: parent.id, nativeId };
+  return forkPointOf(store, parent, body, { sessionId: parent.id, nativeId }, anchorOf);
+}
+
+/**
+ * `source` with the turn the fork ends with and that turn's native mark, read off the parent's stored events by
+ * `anchorOf`; `source` itself when no turn is asked for. 400 naming a turn that is unknown or has not ended.
+ */
+export async function forkPointOf(
+  store: SessionStore,
+  parent: SessionRecord,
+  body: ForkBody,
+  source: ForkSource,
+  anchorOf: ForkAnchorOf,
+): Promise<ForkSource> {
   const turnId = body.afterTurnId;
   if (turnId === undefined) return source;
   const anchors = new TurnAnchors(anchorOf);
-  for (let after = 0; ; ) {
-    const page = await store.readEvents(parent.id, after, PAGE);
-    for (const event of page) anchors.observe(event);
-    const tail = page.at(-1);
-    if (tail === undefined) break;
-    after = tail.sequence;
-  }
+  await eachStoredEvent(store, parent.id, (event) => anchors.observe(event));
   const nativeTurn = anchors.get(turnId);
   if (nativeTurn === undefined) {
     throw new SessionCommandError(
@@ -63,6 +72,21 @@ export async function forkSourceOf(
     return { ...source, turnId };
   }
   return { ...source, turnId, nativeTurn };
+}
+
+/** Every stored event of a session, in order, a page at a time. */
+export async function eachStoredEvent(
+  store: SessionStore,
+  sessionId: string,
+  visit: (event: RuntimeEvent) => void,
+): Promise<void> {
+  for (let after = 0; ; ) {
+    const page = await store.readEvents(sessionId, after, PAGE);
+    for (const event of page) visit(event);
+    const tail = page.at(-1);
+    if (tail === undefined) return;
+    after = tail.sequence;
+  }
 }
 
 /** The parent's native state (its CODEX_HOME, Claude's config dir) as the fork's own, where its agent finds the thread. */
