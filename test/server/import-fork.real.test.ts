@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
+import { appendFile, copyFile, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
+import { claudeProjectDirName } from "../../src/providers/claude/project-dir.js";
 import { CLI } from "../cli/support/cli-process.js";
 import { ServeProcess } from "./support/serve-process.js";
 import { requestsWith, sendTurn, storedEvents, turnsEnded, verifies } from "./support/stored-turns.js";
@@ -76,9 +77,14 @@ describe("a fork of an imported history, over HTTP only", () => {
       ];
       // a real run writes the native file: two turns, then the agent is stopped
       const recorder = await ServeProcess.start({ token: TOKEN, extra: ["--model-url", mock.baseUrl] });
+      // a cwd past 200 characters, whose Claude Code project dir name is cut and hashed
+      const cwdRoot = await mkdtemp(join(tmpdir(), "import-fork-cwd-"));
+      dirs.push(cwdRoot);
+      const cwd = join(cwdRoot, "a-long.dir".repeat(12), "b".repeat(90));
+      await mkdir(cwd, { recursive: true });
       const created = await recorder.json<{ id: string }>("/v1/sessions", {
         method: "POST",
-        json: { provider },
+        json: { provider, cwd },
       });
       expect(created.status).toBe(201);
       const live = created.body.id;
@@ -88,6 +94,8 @@ describe("a fork of an imported history, over HTTP only", () => {
       await turnsEnded(recorder, live, 2);
       expect((await recorder.fetch(`/v1/sessions/${live}`, { method: "DELETE" })).status).toBe(200);
       const written = await nativeFileOf(recorder, live, provider);
+      // where the real Claude Code filed it: the encoding a fork's copy must use for Claude Code to find it
+      if (provider === "claude") expect(basename(dirname(written))).toBe(claudeProjectDirName(cwd));
       const history = await mkdtemp(join(tmpdir(), "import-fork-history-"));
       dirs.push(history);
       const file = join(history, basename(written));
@@ -96,7 +104,7 @@ describe("a fork of an imported history, over HTTP only", () => {
       const data = await mkdtemp(join(tmpdir(), "import-fork-data-"));
       dirs.push(data);
       importInto(data, SOURCES[provider], file);
-      const server = await ServeProcess.start({ data, token: TOKEN, extra: ["--model-url", mock.baseUrl] });
+      let server = await ServeProcess.start({ data, token: TOKEN, extra: ["--model-url", mock.baseUrl] });
       const listed = await server.json<{ sessions: Array<{ id: string; provider: string }> }>("/v1/sessions");
       const imported = listed.body.sessions.find((s) => s.provider === SOURCES[provider])?.id as string;
       expect(imported).toBeDefined();
@@ -114,10 +122,8 @@ describe("a fork of an imported history, over HTTP only", () => {
       });
       const wholeSaw = requestsWith(mock, gamma);
       expect(wholeSaw.length).toBeGreaterThan(0);
-      for (const body of wholeSaw) {
-        expect(body).toContain(alpha);
-        expect(body).toContain(beta);
-      }
+      for (const body of wholeSaw)
+        expect(body.includes(alpha) && body.includes(beta), `${gamma}'s request holds both turns`).toBe(true);
 
       // after the first turn: the fork's turn holds the first imported turn and not the second
       const early = await fork(server, imported, { afterTurnId: firstTurn });
@@ -132,9 +138,10 @@ describe("a fork of an imported history, over HTTP only", () => {
       const earlySaw = requestsWith(mock, delta);
       expect(earlySaw.length).toBeGreaterThan(0);
       for (const body of earlySaw) {
-        expect(body).toContain(alpha);
-        expect(body).not.toContain(beta);
-        expect(body).not.toContain(gamma);
+        // booleans: a failure should not print a whole model request
+        expect(body.includes(alpha), `${delta}'s request holds ${alpha}`).toBe(true);
+        expect(body.includes(beta), `${delta}'s request holds ${beta}`).toBe(false);
+        expect(body.includes(gamma), `${delta}'s request holds ${gamma}`).toBe(false);
       }
 
       // an unknown turn is still a 400 naming it
@@ -142,17 +149,35 @@ describe("a fork of an imported history, over HTTP only", () => {
       expect(unknown.status).toBe(400);
       expect(unknown.body.error).toContain("turn_nosuchturn");
 
-      // the native file gone since the import: nothing can resume it
-      await rm(file);
-      const gone = await fork(server, imported, {});
-      expect(gone.status).toBe(422);
-      expect(gone.body).toMatchObject({ error: "unsupported" });
-      expect(JSON.stringify(gone.body)).toContain("is gone since the import");
-
       for (const id of [whole.body.id, early.body.id]) {
         expect((await server.fetch(`/v1/sessions/${id}`, { method: "DELETE" })).status).toBe(200);
         verifies(server, await storedEvents(server, id), id);
       }
+
+      // the cwd the history ran in lies outside --root: no fork can run there
+      expect(await server.stop()).toBe(143);
+      const elsewhere = await mkdtemp(join(tmpdir(), "import-fork-root-"));
+      dirs.push(elsewhere);
+      server = await ServeProcess.start({
+        data,
+        token: TOKEN,
+        extra: ["--model-url", mock.baseUrl, "--root", elsewhere],
+      });
+      const outside = await fork(server, imported, {});
+      expect([outside.status, outside.body.error]).toEqual([422, "unsupported"]);
+      expect(JSON.stringify(outside.body)).toContain("outside the server's --root");
+
+      // the native file changed since the import: the stored events are no longer all of it
+      await appendFile(file, "\n");
+      const changed = await fork(server, imported, {});
+      expect([changed.status, changed.body.error]).toEqual([422, "unsupported"]);
+      expect(JSON.stringify(changed.body)).toContain("changed since the import");
+
+      // the native file gone since the import: nothing can resume it
+      await rm(file);
+      const gone = await fork(server, imported, {});
+      expect([gone.status, gone.body.error]).toEqual([422, "unsupported"]);
+      expect(JSON.stringify(gone.body)).toContain("is gone since the import");
       expect(await server.stop()).toBe(143);
       expect(await recorder.stop()).toBe(143);
     }, 400_000);
