@@ -167,7 +167,11 @@ async function inUserHome(
   const roots = defaultRoots(env);
   const real = await realpath(file).catch(() => file);
   if (provider === "claude") {
-    const expected = join(roots["claude-code"], claudeProjectDirName(cwd), `${nativeId}.jsonl`);
+    // Claude Code is given the host's CLAUDE_CONFIG_DIR (agent-env passes CLAUDE_*)
+    const configDir = env?.CLAUDE_CONFIG_DIR;
+    const projects =
+      configDir === undefined || configDir === "" ? roots["claude-code"] : join(configDir, "projects");
+    const expected = join(projects, claudeProjectDirName(cwd), `${nativeId}.jsonl`);
     if ((await realpath(expected).catch(() => expected)) !== real)
       throw unsupported(
         `its agent runs on your own config home and looks for it at ${expected}, not ${file}`,

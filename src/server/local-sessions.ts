@@ -108,6 +108,7 @@ export class LocalSessions implements SessionCommands {
       parent.origin === "import"
         ? await importedForkPlan(this.#store, this.#paths, parent, body, {
             ownState: this.#options.modelBaseUrl !== undefined,
+            env: process.env,
           })
         : undefined;
     const source = imported?.source ?? (await forkSourceOf(this.#store, parent, body));

@@ -154,6 +154,22 @@ describe("a fork of an imported history, over HTTP only", () => {
         verifies(server, await storedEvents(server, id), id);
       }
 
+      // against the real model APIs the agents keep the user's own config homes, where this file is not
+      expect(await server.stop()).toBe(143);
+      const home = await mkdtemp(join(tmpdir(), "import-fork-home-"));
+      dirs.push(home);
+      const homes = {
+        HOME: home,
+        CLAUDE_CONFIG_DIR: join(home, ".claude"),
+        CODEX_HOME: join(home, ".codex"),
+      };
+      server = await ServeProcess.start({ data, token: TOKEN, env: homes });
+      const notHome = await fork(server, imported, {});
+      expect([notHome.status, notHome.body.error]).toEqual([422, "unsupported"]);
+      expect(JSON.stringify(notHome.body)).toContain(
+        provider === "claude" ? homes.CLAUDE_CONFIG_DIR : homes.CODEX_HOME,
+      );
+
       // the cwd the history ran in lies outside --root: no fork can run there
       expect(await server.stop()).toBe(143);
       const elsewhere = await mkdtemp(join(tmpdir(), "import-fork-root-"));
