@@ -18,7 +18,7 @@ const PAGE = 1_000;
 /**
  * What a fork of `parent` opens: the parent's native thread and the native mark of the turn asked for, read off
  * its stored events (so it holds for turns of runs before a crash too). 400 naming an unknown turn; 422 where the
- * provider (or an imported history) cannot be forked here, or (ACP) cannot end a fork at that turn. Whether an ACP
+ * provider cannot be forked here, or (ACP) cannot end a fork at that turn. Whether an ACP
  * agent can fork at all is known only once it answers `initialize`: the fork's driver refuses then.
  */
 export async function forkSourceOf(
@@ -26,11 +26,11 @@ export async function forkSourceOf(
   parent: SessionRecord,
   body: ForkBody,
 ): Promise<ForkSource> {
+  // an imported history forks through importedForkPlan, into a live session of the program that wrote it
   if (parent.origin !== "live") {
     throw new SessionCommandError(
       "unsupported",
-      `session ${parent.id} is an imported ${parent.provider} history: its native session is not in this ` +
-        "server's data dir, so no agent here can resume it to fork it",
+      `session ${parent.id} is an imported ${parent.provider} history, not a live session`,
     );
   }
   const anchorOf = forkAnchorOf(parent.provider);
