@@ -17,6 +17,7 @@ import type { SessionRecord, SessionStore } from "../store/types.js";
 import { acpLaunch, knownAgentOf } from "./acp-launch.js";
 import { AgentRun, messageOf } from "./agent-run.js";
 import { refuseHostPrograms } from "./host-programs.js";
+import { importedForkPlan } from "./imported-fork.js";
 import { nativeStateEnv } from "./native-state.js";
 import { type AdminDeps, applyAdminPatch, purgeSession } from "./session-admin.js";
 import { commandErrorOf, SessionCommandError, type SessionCommands } from "./session-commands.js";
@@ -101,25 +102,35 @@ export class LocalSessions implements SessionCommands {
    * A new session on a native fork of the parent's thread through `afterTurnId`: the parent's native state is
    * copied into the fork's own dir and the fork's agent opens the fork there (Codex `thread/fork`, Claude
    * `resume` + `forkSession`, ACP `session/fork`), whether the parent's agent runs or has exited. The parent is
-   * untouched.
+   * untouched. An imported history's native file is copied in instead, and the fork is a live session of the
+   * provider that wrote it (see importedForkPlan).
    */
   async fork(sessionId: string, body: ForkBody): Promise<SessionRecord> {
     if (this.#closed) throw new SessionCommandError("unavailable", "the server is shutting down");
     const parent = await this.#record(sessionId);
-    const source = await forkSourceOf(this.#store, parent, body);
+    const imported =
+      parent.origin === "import"
+        ? await importedForkPlan(this.#store, this.#paths, parent, body, {
+            ownState: this.#options.modelBaseUrl !== undefined,
+            env: process.env,
+          })
+        : undefined;
+    const source = imported?.source ?? (await forkSourceOf(this.#store, parent, body));
     const id = `ses_${randomUUID()}`;
     const stateDir = await this.#paths.makeStateDir(id);
     try {
-      await copyNativeState(parent.native?.stateDir, stateDir);
+      if (imported !== undefined) await imported.place(stateDir);
+      else await copyNativeState(parent.native?.stateDir, stateDir);
     } catch (error) {
       await rm(stateDir, { recursive: true, force: true });
       throw error;
     }
-    const cwd = await this.#paths.cwdFor(id, parent.cwd);
+    const cwd = imported?.cwd ?? (await this.#paths.cwdFor(id, parent.cwd));
     const now = this.#clock();
     const record: SessionRecord = {
       id,
-      provider: parent.provider,
+      // an imported history goes on in a live session of the provider that wrote it
+      provider: imported?.provider ?? parent.provider,
       origin: "live",
       createdAt: now,
       updatedAt: now,
