@@ -224,9 +224,10 @@ export const DRIVER_CASES: DriverCase[] = [
       steer: ACP_NO_STEER,
     },
     control: {
-      model: "unused",
+      model: "claude-haiku-4-5",
       mode: "https://agentclientprotocol.com/protocol/session-modes#plan",
-      modeEvidence: /plan mode/i,
+      // the next prompt carries a mode_changed_notice with the plan_mode instructions; the one before has neither
+      modeEvidence: /<mode_changed_notice>.*<plan_mode>/,
       mcpTransport: "http",
       asks: true,
     },
