@@ -28,6 +28,7 @@ export {
   isScenarioName,
   LONG_DELTA_COUNT,
   MCP_ECHO_TEXT,
+  MCP_ECHO_TOOL,
   type ModelApi,
   type OfferedTool,
   type ReplyBlock,

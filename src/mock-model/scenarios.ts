@@ -111,6 +111,8 @@ export const HOLD_OUTPUT = "mock-released";
 export const HOLD_COMMAND = `for i in $(seq 600); do [ -e ${HOLD_RELEASE_FILE} ] && break; sleep 0.1; done; echo ${HOLD_OUTPUT}`;
 /** What the mcp scenario asks an MCP tool to echo (test/support/mcp-echo-server.mjs answers `mcp-echo: …`). */
 export const MCP_ECHO_TEXT = "mock mcp call";
+/** The tool the tests' echo MCP server offers; agents offer it to the model under a name built from this one. */
+export const MCP_ECHO_TOOL = "mock_echo";
 
 export function finalAnswer(scenario: ScenarioName, detail?: string): string {
   return detail === undefined
@@ -398,11 +400,18 @@ function inCwd(facts: RequestFacts, fileName: string): string {
 }
 
 const MCP_NAME = /^mcp__(.+?)__(.+)$/;
+/**
+ * The echo server's tool under a server prefix with no `mcp__` mark: OpenCode offers an MCP tool as
+ * `<server>_<tool>` and Copilot as `<server>-<tool>` (each part with its other characters replaced), beside
+ * built-in tools with plain names, so only the tool's own name tells it apart.
+ */
+const PREFIXED_ECHO_TOOL = new RegExp(`^[A-Za-z0-9][A-Za-z0-9_-]*[_-]${MCP_ECHO_TOOL}$`);
 
 /**
  * Calls an MCP tool it is offered, the way a real model finds one: Claude Code lists MCP tools as deferred
  * (`mcp__<server>__<tool>` names in its context) and loads one through `ToolSearch`; Codex with its default model
- * offers them only behind `tool_search`, whose output brings the server's namespace. Then the tool is called with
+ * offers them only behind `tool_search`, whose output brings the server's namespace; OpenCode and Copilot offer
+ * the echo server's tool directly under a prefixed name (`PREFIXED_ECHO_TOOL`). Then the tool is called with
  * `{text}` and the answer quotes what it returned.
  */
 function mcpReply(facts: RequestFacts): ScriptedReply {
@@ -445,5 +454,9 @@ function mcpReply(facts: RequestFacts): ScriptedReply {
 }
 
 function isMcpTool(facts: RequestFacts, name: string): boolean {
-  return MCP_NAME.test(name) || facts.tools.get(name)?.namespace?.startsWith("mcp__") === true;
+  return (
+    MCP_NAME.test(name) ||
+    PREFIXED_ECHO_TOOL.test(name) ||
+    facts.tools.get(name)?.namespace?.startsWith("mcp__") === true
+  );
 }

@@ -197,18 +197,9 @@ export const DRIVER_CASES: DriverCase[] = [
         "opencode 1.18.33 runs its task tool's subagent but reports only the task tool call over ACP: no child session, subagent_update or session_message",
       ),
       "set mode": no("opencode 1.18.33 offers no session modes over ACP (UnsupportedError)"),
-      "MCP tool call": no(
-        "not shown yet: the server is given on session/new, but the mock's mcp scenario does not find the tool under the name opencode 1.18.33 offers it (to do)",
-      ),
       steer: ACP_NO_STEER,
     },
-    control: {
-      model: "mock/m2",
-      requestModel: /^m2$/,
-      mode: "plan",
-      modeEvidence: /$^/,
-      asks: true,
-    },
+    control: { model: "mock/m2", requestModel: /^m2$/, mode: "plan", asks: true },
   },
   {
     name: "ACP: copilot",
@@ -226,16 +217,18 @@ export const DRIVER_CASES: DriverCase[] = [
         "copilot 1.0.102 runs its task tool's subagent but reports only the task tool call over ACP: no child session, subagent_update or session_message",
       ),
       "set model": no("copilot 1.0.102 reports no models and no model option over ACP (UnsupportedError)"),
-      "MCP tool call": no(
-        "not shown yet: the server is given on session/new, but the mock's mcp scenario does not find the tool under the name copilot 1.0.102 offers it (to do)",
-      ),
+      "MCP tool call": {
+        supported: true,
+        note: "an HTTP server; copilot 1.0.102 drops stdio ones given over ACP, so the driver refuses them (UnsupportedError)",
+      },
       steer: ACP_NO_STEER,
     },
     control: {
-      model: "unused",
-      requestModel: /$^/,
+      model: "claude-haiku-4-5",
       mode: "https://agentclientprotocol.com/protocol/session-modes#plan",
-      modeEvidence: /plan mode/i,
+      // the next prompt carries a mode_changed_notice with the plan_mode instructions; the one before has neither
+      modeEvidence: /<mode_changed_notice>.*<plan_mode>/,
+      mcpTransport: "http",
       asks: true,
     },
   },

@@ -27,12 +27,18 @@ export const CONTROL_CONCEPTS = [
 ] as const;
 export type ControlConcept = (typeof CONTROL_CONCEPTS)[number];
 
-/** Per driver: a model and a mode it offers, and what the next model request then says. */
+/**
+ * Per driver: a model and a mode it offers, and what the next model request then says. The evidence is left out
+ * only where the agent cannot serve the row (its support says why); a supported row without it fails.
+ */
 export interface ControlFacts {
   model: string;
-  requestModel: RegExp;
+  requestModel?: RegExp;
   mode: string;
-  modeEvidence: RegExp;
+  /** Absent from the model request before the mode change, present in the one after it. */
+  modeEvidence?: RegExp;
+  /** How the MCP row gives the echo server: `stdio` (default) or `http` for agents that drop stdio ones. */
+  mcpTransport?: "stdio" | "http";
   /** Whether a `mock:shell` turn waits for the host (exec never asks: the hold scenario keeps its turn running). */
   asks: boolean;
 }
@@ -48,10 +54,19 @@ const MCP_SERVER = {
   command: process.execPath,
   args: [fileURLToPath(new URL("../support/mcp-echo-server.mjs", import.meta.url))],
 };
+
+/** What the suite started for the rows: the echo MCP server over HTTP, for a driver whose row needs it. */
+export interface ControlEnv {
+  mcpUrl?: string;
+}
 const STEERED = "mock:text steered words";
 const QUEUED = "mock:text queued words";
 
-export function controlScript(concept: ControlConcept, facts: ControlFacts): ScenarioScript {
+export function controlScript(
+  concept: ControlConcept,
+  facts: ControlFacts,
+  env: ControlEnv = {},
+): ScenarioScript {
   // an agent that asks holds the turn at its approval; exec runs the hold scenario's command until released
   const running = facts.asks ? "mock:shell keep running" : "mock:hold keep running";
   const release = (cwd: string) =>
@@ -65,7 +80,11 @@ export function controlScript(concept: ControlConcept, facts: ControlFacts): Sce
     case "set model":
       return { prompts: ["mock:text after set model"], configure: { model: facts.model } };
     case "set mode":
-      return { prompts: ["mock:text after set mode"], configure: { mode: facts.mode } };
+      return {
+        prompts: ["mock:text before set mode", "mock:text after set mode"],
+        configure: { mode: facts.mode },
+        configureBefore: 1,
+      };
     case "steer":
       return {
         prompts: [running],
@@ -79,8 +98,15 @@ export function controlScript(concept: ControlConcept, facts: ControlFacts): Sce
           driver.sendTurn({ text: QUEUED, delivery: "queue" }).finally(() => release(cwd)),
         extraTurns: 1,
       };
-    case "MCP tool call":
-      return { prompts: ["mock:mcp call the echo tool"], driverOptions: { mcpServers: [MCP_SERVER] } };
+    case "MCP tool call": {
+      if (facts.mcpTransport !== "http")
+        return { prompts: ["mock:mcp call the echo tool"], driverOptions: { mcpServers: [MCP_SERVER] } };
+      if (env.mcpUrl === undefined) throw new Error("the MCP row over HTTP needs the suite's echo server");
+      return {
+        prompts: ["mock:mcp call the echo tool"],
+        driverOptions: { mcpServers: [{ name: MCP_SERVER.name, url: env.mcpUrl }] },
+      };
+    }
   }
 }
 
@@ -107,7 +133,8 @@ function expectUnsupported(run: ControlRun, setting: "model" | "mode"): void {
   expect(configured(run).filter((config) => Object.keys(config).length === 1 && setting in config)).toEqual(
     [],
   );
-  expect(run.view.turns.map((t) => t.state)).toEqual(["completed"]);
+  expect(run.view.turns.length).toBeGreaterThan(0);
+  expect(run.view.turns.filter((t) => t.state !== "completed")).toEqual([]);
 }
 
 export const CONTROL_CHECKS: Record<
@@ -123,12 +150,23 @@ export const CONTROL_CHECKS: Record<
     if (!support.supported) return expectUnsupported(run, "model");
     expect(configured(run)).toContainEqual({ model: facts.model });
     const body = turnRequest(run, "after set model")?.body as { model?: string } | undefined;
-    expect(body?.model).toMatch(facts.requestModel);
+    expect(facts.requestModel, "a supported set model row needs requestModel").toBeInstanceOf(RegExp);
+    expect(body?.model).toMatch(facts.requestModel ?? /$^/);
   },
   "set mode"(run, support, facts) {
     if (!support.supported) return expectUnsupported(run, "mode");
     expect(configured(run)).toContainEqual({ mode: expect.objectContaining({ id: expect.any(String) }) });
-    expect(JSON.stringify(turnRequest(run, "after set mode")?.body ?? {})).toMatch(facts.modeEvidence);
+    expect(facts.modeEvidence, "a supported set mode row needs modeEvidence").toBeInstanceOf(RegExp);
+    const evidence = facts.modeEvidence ?? /$^/;
+    const before = turnRequest(run, "before set mode");
+    expect(before, "a model request before the mode change").toBeDefined();
+    expect(evidence.test(JSON.stringify(before?.body ?? {})), `${evidence} before the mode change`).toBe(
+      false,
+    );
+    expect(
+      evidence.test(JSON.stringify(turnRequest(run, "after set mode")?.body ?? {})),
+      `${evidence} after it`,
+    ).toBe(true);
   },
   steer(run, support) {
     if (!support.supported) {

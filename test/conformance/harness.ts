@@ -35,8 +35,10 @@ export interface ScenarioScript {
   decision?: RequestResponse["decision"];
   /** Options the driver is created with beyond cwd and model (e.g. MCP servers). */
   driverOptions?: Partial<DriverOptions>;
-  /** Settings applied after start, before the first prompt (`configure`). */
+  /** Settings applied after start, before the prompt at `configureBefore` (`configure`). */
   configure?: SessionSettings;
+  /** The index of the prompt `configure` runs before (default 0: before the first). */
+  configureBefore?: number;
   /** Attachments sent with the first prompt. */
   attachments?: TurnAttachment[];
   /**
@@ -132,11 +134,11 @@ export async function runScenario(
   };
   try {
     await driver.start();
-    if (script.configure !== undefined)
-      await driver.configure(script.configure).catch((error: unknown) => {
-        configureError = error;
-      });
     for (const [index, prompt] of script.prompts.entries()) {
+      if (script.configure !== undefined && index === (script.configureBefore ?? 0))
+        await driver.configure(script.configure).catch((error: unknown) => {
+          configureError = error;
+        });
       const from = events.length;
       const attachments = index === 0 ? script.attachments : undefined;
       await driver.sendTurn({ text: prompt, ...(attachments === undefined ? {} : { attachments }) });

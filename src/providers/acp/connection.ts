@@ -10,6 +10,7 @@ import type { AgentProcess } from "./agent-process.js";
 import { ADVERTISED_CLIENT_CAPABILITIES } from "./client-capabilities.js";
 import { elicitationResult } from "./elicitation-answers.js";
 import type { AcpMapper } from "./mapper.js";
+import { mcpServersRefusal } from "./mcp-transports.js";
 import { outcomeForDecision } from "./permission-options.js";
 import type { AcpProfile } from "./profile.js";
 import { type AcpContentBlock, type AcpSessionOffer, acpMcpServers, offerOf } from "./session-offer.js";
@@ -144,6 +145,8 @@ export class AcpConnection {
     const fork = options.forkOf;
     if (fork !== undefined && !offerOf(init, undefined).fork)
       throw new UnsupportedError(provider, "fork", forkNotOffered(init));
+    const mcpRefusal = mcpServersRefusal(init, options.mcpServers, agentNameOf(init));
+    if (mcpRefusal !== undefined) throw new UnsupportedError(provider, "take these MCP servers", mcpRefusal);
     const authMethods = (init.authMethods ?? []).map((method) => method.id);
     const authenticate = async () => {
       const methodId = authMethods[0];

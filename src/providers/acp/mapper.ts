@@ -14,11 +14,15 @@ import {
   resolveInboundRequest,
 } from "./client-methods.js";
 import { CURSOR_EXTENSION_HANDLERS } from "./cursor-extensions.js";
+import { mcpServerNamesOf } from "./mcp-tool-titles.js";
 import type { AcpProfile } from "./profile.js";
 import { AcpSessionState, type InboundRequest } from "./session-state.js";
 import { SESSION_UPDATE_HANDLERS } from "./session-updates.js";
 import { CHILD_ITEM_KINDS } from "./subagents.js";
 import { type AcpWireMessage, classifyMessage } from "./wire.js";
+
+/** Our requests that give the session its MCP servers. */
+const SESSION_OPENERS = new Set(["session/new", "session/load", "session/fork"]);
 
 /**
  * Maps both directions of an ACP connection. Inbound: the agent's notifications, requests and answers to our
@@ -219,6 +223,7 @@ export class AcpMapper extends BaseMapper {
     switch (wire.shape) {
       case "request":
         if (wire.method === "initialize") state.clientCapabilities.advertised(wire.params);
+        if (SESSION_OPENERS.has(wire.method)) state.mcpServerNames = mcpServerNamesOf(wire.params);
         state.outgoing.set(wire.id, { method: wire.method, params: wire.params });
         return wire.method === "session/prompt" ? this.startTurn(wire.id, wire.params, rawRecord) : [];
       case "notification":

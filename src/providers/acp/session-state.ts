@@ -94,6 +94,8 @@ export class AcpSessionState {
   readonly clientCapabilities = new ClientCapabilities();
   /** JSON-RPC ids of agent calls refused for a capability we did not offer: our error answer only correlates. */
   readonly refusedCalls: BoundedMap<string, true>;
+  /** The MCP servers' names we gave the session (`session/new`, `load`, `fork`): tool titles may name them. */
+  mcpServerNames: readonly string[] = [];
   providerSessionId: string | undefined;
   threadId: string | undefined;
   #counter = 0;

@@ -6,6 +6,7 @@ import { arr, isObject, type JsonObject, own, str } from "../../kit/guards.js";
 import { itemPayload } from "../../kit/item-payload.js";
 import { splitMcpToolName } from "../../kit/mcp-tool-name.js";
 import { providerEvent } from "../../kit/warnings.js";
+import { type McpToolName, mcpToolOfTitle } from "./mcp-tool-titles.js";
 import type { AcpSessionState, ToolState } from "./session-state.js";
 import { mcpInvocation, toolView } from "./tool-details.js";
 import { emptyFacts, mergeFacts, terminalOutputDelta } from "./tool-facts.js";
@@ -33,13 +34,15 @@ export function itemTypeOfToolKind(kind: unknown): CanonicalItemType {
  * The item type of a tool call's first record: by ToolKind; a call whose input is an MCP invocation
  * (`{server, tool, arguments}`, as codex-acp forwards Codex's, of kind `other` or, from codex-acp 2.6, `execute`)
  * or whose Claude tool name is `mcp__<server>__<tool>` (claude-agent-acp's `_meta.claudeCode.toolName`) is an MCP
- * call. Titles are not parsed.
+ * call; so is one of kind `other` whose title is `<server>_<tool>` or `<server>-<tool>` for a server the session
+ * was given (OpenCode, Copilot: `mcp-tool-titles.ts`). Other titles are not parsed.
  */
-function itemTypeOfToolCall(update: JsonObject): CanonicalItemType {
+function itemTypeOfToolCall(update: JsonObject, mcpTitled: McpToolName | undefined): CanonicalItemType {
   const itemType = itemTypeOfToolKind(update.kind);
   const kind = str(update.kind);
   const mcpKind = kind === undefined || kind === "other" || kind === "execute";
   if (mcpKind && mcpInvocation(update.rawInput) !== undefined) return "mcp_tool_call";
+  if ((kind === undefined || kind === "other") && mcpTitled !== undefined) return "mcp_tool_call";
   const meta =
     isObject(update._meta) && isObject(update._meta.claudeCode) ? update._meta.claudeCode : undefined;
   const toolName = str(meta?.toolName);
@@ -48,11 +51,15 @@ function itemTypeOfToolCall(update: JsonObject): CanonicalItemType {
 }
 
 function openTool(state: AcpSessionState, key: string, toolCallId: string, update: JsonObject) {
+  const mcpTitled = mcpToolOfTitle(str(update.title), state.mcpServerNames);
+  const itemType = itemTypeOfToolCall(update, mcpTitled);
+  const facts = emptyFacts();
+  if (itemType === "mcp_tool_call") facts.mcpTitled = mcpTitled;
   return state.tools.open(key, {
-    itemType: itemTypeOfToolCall(update),
+    itemType,
     turnId: state.currentTurnId,
     toolCallId,
-    facts: emptyFacts(),
+    facts,
     parentItemId: state.parentItemId,
   });
 }

@@ -197,8 +197,10 @@ export function mcpInvocation(
 }
 
 function mcpDetails(facts: ToolFacts): ItemDetails | undefined {
-  const named = facts.metaToolName === undefined ? undefined : splitMcpToolName(facts.metaToolName);
-  // claude-agent-acp: the server and tool from Claude's tool name, the input is the tool's own arguments
+  const named =
+    (facts.metaToolName === undefined ? undefined : splitMcpToolName(facts.metaToolName)) ?? facts.mcpTitled;
+  // claude-agent-acp: the server and tool from Claude's tool name (OpenCode, Copilot: from the title), the input
+  // is the tool's own arguments
   const invocation =
     mcpInvocation(facts.rawInput) ??
     (named === undefined

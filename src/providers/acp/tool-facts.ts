@@ -1,4 +1,5 @@
 import { arr, int, isObject, type JsonObject, str } from "../../kit/guards.js";
+import type { McpToolName } from "./mcp-tool-titles.js";
 
 /**
  * What the records of one tool call have said so far. An ACP `tool_call_update` carries only the fields that
@@ -21,6 +22,8 @@ export interface ToolFacts {
   rawOutput: unknown;
   /** `_meta.claudeCode.toolName`: the tool's programmatic name, where Claude's adapter gives it. */
   metaToolName: string | undefined;
+  /** The server and tool its title named when it opened (`mcp-tool-titles.ts`), for an MCP call. */
+  mcpTitled: McpToolName | undefined;
   /** `_meta.terminal_info.cwd` (codex-acp, when the client shows terminal output). */
   metaCwd: string | undefined;
   /** `_meta.terminal_exit.exit_code` (both adapters; codex-acp 2.x whenever the client has no terminal). */
@@ -43,6 +46,7 @@ export function emptyFacts(): ToolFacts {
     rawInput: undefined,
     rawOutput: undefined,
     metaToolName: undefined,
+    mcpTitled: undefined,
     metaCwd: undefined,
     metaExitCode: undefined,
     streamedOutput: false,
