@@ -98,7 +98,15 @@ describe("rename, archive, search and purge over HTTP", () => {
       await turnEnded(server, second, `mock:text yak${tag} grazing`);
 
       // search by a word of a prompt (and a prefix of one); no match is an empty list
-      const list = async (query: string) => (await server.json<Page>(`/v1/sessions?${query}`)).body;
+      const list = async (query: string) => {
+        const answer = await server.json<Page>(`/v1/sessions?${query}`);
+        expect([query, answer.status, answer.body]).toMatchObject([
+          query,
+          200,
+          { sessions: expect.any(Array) },
+        ]);
+        return answer.body;
+      };
       expect(ids(await list(`q=zebra${tag}`))).toEqual([first]);
       expect(ids(await list(`q=yak${tag.slice(0, 6)}`))).toEqual([second]);
       expect(ids(await list(`q=crossing%20yak${tag}`))).toEqual([]);

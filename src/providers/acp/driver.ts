@@ -37,6 +37,13 @@ import { type AcpProfile, CURSOR_PROFILE, GENERIC_PROFILE } from "./profile.js";
 import { acpPromptContent } from "./session-offer.js";
 import { stderrNote } from "./stderr-note.js";
 
+/**
+ * How long an ACP agent may take from its start to an open session. Generous: some load a whole session store
+ * (OpenCode's database on a fork), some unpack themselves on a first start (Copilot), on a machine also running
+ * other agents.
+ */
+const ACP_HANDSHAKE_TIMEOUT_MS = 90_000;
+
 export const CURSOR_AGENT_COMMAND = ["agent", "acp"] as const;
 
 export const CURSOR_NOT_INSTALLED =
@@ -196,7 +203,7 @@ class AcpDriver implements RuntimeDriver {
       });
       await this.#connection.handshake(
         this.options,
-        this.options.startTimeoutMs ?? 30_000,
+        this.options.startTimeoutMs ?? ACP_HANDSHAKE_TIMEOUT_MS,
         sessionMode,
         this.provider,
       );

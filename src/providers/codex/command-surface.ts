@@ -58,11 +58,17 @@ export function modelsOf(result: JsonObject): ModelInfo[] {
   return models;
 }
 
+/**
+ * How long Codex waits for a host's MCP server to start (its default, 10 s, drops a server that an `npx` install
+ * or a busy machine makes slower, and the session goes on without its tools).
+ */
+const MCP_STARTUP_TIMEOUT_SEC = 60;
+
 /** MCP servers as Codex's `mcp_servers` config table (thread/start `config`, exec `--config`). */
 export function codexMcpConfig(servers: readonly McpServerSpec[]): JsonObject {
   const table: JsonObject = {};
   for (const server of servers) {
-    table[server.name] =
+    const where =
       "command" in server
         ? {
             command: server.command,
@@ -70,6 +76,7 @@ export function codexMcpConfig(servers: readonly McpServerSpec[]): JsonObject {
             ...(server.env === undefined ? {} : { env: server.env }),
           }
         : { url: server.url, ...(server.headers === undefined ? {} : { http_headers: server.headers }) };
+    table[server.name] = { ...where, startup_timeout_sec: MCP_STARTUP_TIMEOUT_SEC };
   }
   return table;
 }

@@ -92,8 +92,14 @@ export class SessionRegistry {
     let known: Map<string, Known>;
     try {
       known = await this.#readAll();
-    } catch (error) {
-      throw unreachable(error);
+    } catch (first) {
+      // a watch can fail where single reads still work (a starved client missing the consumer's heartbeats)
+      this.warn(`listing the registry in one pass failed (${messageOf(first)}); reading it key by key`);
+      try {
+        known = await this.#readEach();
+      } catch (error) {
+        throw unreachable(error);
+      }
     }
     const records: SessionRecord[] = [];
     for (const id of [...known.keys()].sort()) {
@@ -202,6 +208,17 @@ export class SessionRegistry {
     }
   }
 
+  async #readEach(): Promise<Map<string, Known>> {
+    const ids: string[] = [];
+    for await (const key of await this.kv.keys()) ids.push(key);
+    const records = new Map<string, Known>();
+    for (const id of ids) {
+      const known = await this.#read(id);
+      if (known !== undefined) records.set(id, known);
+    }
+    return records;
+  }
+
   async #readAll(): Promise<Map<string, Known>> {
     const records = new Map<string, Known>();
     if (!this.link.up) throw new Error(this.link.lastError ?? "no connection");
@@ -270,3 +287,7 @@ function unreachable(error: unknown): Error {
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
