@@ -11,8 +11,17 @@ import { firstExecutable } from "./fixed-programs.js";
 const PERL = ["/usr/bin/perl", "/bin/perl"];
 
 /** Exit 127 (as a shell's "not found") when the program cannot be run; the rest is the program's own. */
-const SETPGRP_EXEC =
-  'setpgrp(0, 0) or die "setpgrp: $!\\n"; exec { $ARGV[0] } @ARGV or do { print STDERR "$ARGV[0]: $!\\n"; exit 127 }';
+const EXEC = 'exec { $ARGV[0] } @ARGV or do { print STDERR "$ARGV[0]: $!\\n"; exit 127 }';
+const SETPGRP_EXEC = `setpgrp(0, 0) or die "setpgrp: $!\\n"; ${EXEC}`;
+
+/**
+ * For the guard itself: Linux's PR_SET_CHILD_SUBREAPER (prctl 36), which an exec keeps. A process the agent starts
+ * in a session or group of its own (Codex's sandbox helper setsid()s) escapes the signals to the agent's group;
+ * with the guard as its subreaper it becomes the guard's child when its parent exits, and the guard waits for it
+ * (process-guard.ts). Where the call is missing (not Linux, no syscall.ph), the program runs as before.
+ */
+const SUBREAPER =
+  'if ($^O eq "linux") { eval { require "syscall.ph"; syscall(&SYS_prctl, 36, 1, 0, 0, 0) } } ';
 
 let perl: string | null | undefined;
 
@@ -20,4 +29,14 @@ let perl: string | null | undefined;
 export function newGroupPrefix(): string[] | undefined {
   perl ??= firstExecutable(PERL) ?? null;
   return perl === null ? undefined : [perl, "-e", SETPGRP_EXEC];
+}
+
+/**
+ * The prefix that starts a guard as the subreaper of what its agent leaves behind, in a new process group of the
+ * caller's session (`newGroup`) or in the caller's own group; undefined without Perl.
+ */
+export function guardPrefix(newGroup: boolean): string[] | undefined {
+  perl ??= firstExecutable(PERL) ?? null;
+  if (perl === null) return undefined;
+  return [perl, "-e", newGroup ? SUBREAPER + SETPGRP_EXEC : `${SUBREAPER}${EXEC}`];
 }

@@ -4,7 +4,7 @@ import type { Socket } from "node:net";
 import { delimiter, isAbsolute, join } from "node:path";
 import { loweringPrefix } from "./agent-priority.js";
 import { firstExecutable } from "./fixed-programs.js";
-import { newGroupPrefix } from "./process-group.js";
+import { guardPrefix, newGroupPrefix } from "./process-group.js";
 import { writePrivateFile } from "./temp-dirs.js";
 
 /**
@@ -12,7 +12,9 @@ import { writePrivateFile } from "./temp-dirs.js";
  * process group of its own (in the host's session, see process-group.ts), with the agent's stdio the guard's own
  * (the host's pipes, untouched), and
  * - forwards SIGTERM/SIGHUP (then SIGKILL after `GUARD_GRACE_MS`) and SIGINT to the agent's whole group;
- * - when the agent exits, kills what is left of its group and exits the same way (code or signal);
+ * - when the agent exits, kills what is left of its group, waits for what the agent started outside it (a session
+ *   of its own, as Codex's sandbox helper makes: the guard is their subreaper, process-group.ts) through its grace,
+ *   then kills those, and exits the same way (code or signal);
  * - when the host dies (even by SIGKILL), ends the group the same way and removes the session's temp dirs. Node has
  *   no PR_SET_PDEATHSIG: the guard sees its control pipe (fd 3) close, or (spawned by an SDK, without that pipe)
  *   its parent pid change, polled every 200 ms.
@@ -26,7 +28,7 @@ export const HOST_KILL_AFTER_MS = GUARD_GRACE_MS + 3_000;
 
 const GUARD_SOURCE = `"use strict";
 const { spawn } = require("node:child_process");
-const { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } = require("node:fs");
+const { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } = require("node:fs");
 const { Socket } = require("node:net");
 const { signals } = require("node:os").constants;
 const cfg = JSON.parse(process.argv[1]);
@@ -91,10 +93,47 @@ child.once("error", (error) => {
   unlistPid();
   process.exit(127);
 });
+// What the agent left running outside its group: the guard is their subreaper (process-group.ts), so they are its
+// children now, apart from zombies (which Node does not reap) and the agent itself.
+const orphans = () => {
+  let pids;
+  try {
+    pids = readdirSync("/proc/self/task").flatMap((task) => readFileSync("/proc/self/task/" + task + "/children", "utf8").split(" "));
+  } catch {
+    // no children files (CONFIG_PROC_CHILDREN): every process's parent, from its stat
+    try { pids = readdirSync("/proc").filter((name) => statOf(name)?.ppid === process.pid); } catch { return []; }
+  }
+  return pids.filter((pid) => pid !== "" && (statOf(pid)?.state ?? "Z") !== "Z");
+};
+const statOf = (pid) => {
+  try {
+    const stat = readFileSync("/proc/" + pid + "/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { state: fields[0], ppid: Number(fields[1]) };
+  } catch { return undefined; }
+};
+// They had their own way of ending with the agent (Codex's sandbox helper has PR_SET_PDEATHSIG and cleans up in
+// its TMPDIR when it comes): the guard waits for them through its grace, then kills them with their groups, and
+// only then exits (and removes dirs), so the host's wait for the guard covers everything that may write there.
+const afterOrphans = (done) => {
+  const deadline = Date.now() + cfg.graceMs;
+  const check = () => {
+    const left = orphans();
+    if (left.length === 0) return done();
+    if (Date.now() >= deadline) {
+      for (const pid of left) { try { process.kill(-Number(pid), "SIGKILL"); } catch {} try { process.kill(Number(pid), "SIGKILL"); } catch {} }
+    }
+    setTimeout(check, 25);
+  };
+  check();
+};
 child.once("exit", (code, signal) => {
   clearInterval(watch);
   clearTimeout(killer);
   group("SIGKILL");
+  afterOrphans(() => finish(code, signal));
+});
+const finish = (code, signal) => {
   // A pid file gone while the agent ran: the host stopped waiting for it and removed the session's dir, which the
   // agent, still shutting down, may have written anew. Now that its group is gone, the guard removes that.
   const abandoned = pidFile !== undefined && !existsSync(pidFile);
@@ -104,7 +143,7 @@ child.once("exit", (code, signal) => {
   process.removeAllListeners(signal);
   process.kill(process.pid, signal);
   setTimeout(() => process.exit(128 + (signals[signal] ?? 1)), 100);
-});
+};
 `;
 
 const agentPids = new WeakMap<ChildProcess, number>();
@@ -194,7 +233,8 @@ export function spawnGuarded(
   const [program, ...args] = command;
   if (program === undefined) throw new Error("empty agent command");
   const argv = guardArgs(command, options, true);
-  const group = groupPrefix(options.session);
+  const ownSession = options.session === "own";
+  const prefix = guardPrefix(!ownSession);
   const base = {
     env: options.env,
     stdio: "pipe" as const,
@@ -205,13 +245,12 @@ export function spawnGuarded(
     return spawn(program, args, { ...base, ...signal });
   // The guard has a group of its own too, so a terminal's Ctrl-C reaches the host only. fd 3: the control pipe;
   // the guard reports the agent's pid on it, and its closing (the host died) ends the agent.
-  const [launcher, ...launch] =
-    group === null ? [process.execPath, ...argv] : [...group, process.execPath, ...argv];
+  const [launcher, ...launch] = [...(prefix ?? []), process.execPath, ...argv];
   const child = spawn(launcher as string, launch, {
     ...base,
     ...signal,
     stdio: ["pipe", "pipe", "pipe", "pipe"],
-    detached: group === null,
+    detached: ownSession || prefix === undefined,
   });
   guards.add(child);
   const control = child.stdio[3] as Socket | null;
@@ -237,7 +276,9 @@ export async function writeGuardScript(
   options: Pick<GuardOptions, "cleanup" | "niceness" | "session"> & { pidDir?: string } = {},
 ): Promise<string> {
   const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
-  const argv = [process.execPath, ...guardArgs([program], options, false)].map(quote).join(" ");
+  const argv = [...(guardPrefix(false) ?? []), process.execPath, ...guardArgs([program], options, false)]
+    .map(quote)
+    .join(" ");
   await writePrivateFile(path, `#!/bin/sh\nexec ${argv} "$@"\n`, true);
   return path;
 }

@@ -285,3 +285,78 @@ describe("guardsEnded (a guard spawned by an SDK, through writeGuardScript)", ()
     expect(await guardsEnded(join(work, "never"), 10)).toBe(true);
   });
 });
+
+/** Whether `pid` runs: it exists and is not a zombie (an orphan's zombie may wait long for a reaper). */
+function runs(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An agent that leaves a process behind in a session of its own (as Codex's sandbox helper does, out of the
+ * reach of the signals to the agent's group), which prints its pid, waits for `gate`, writes `marker`; then the
+ * agent itself exits at once.
+ */
+function leaveBehind(gate: string, marker: string): string[] {
+  const orphan = `echo $$ > ${marker}.pid; ${waitFor(gate)}; touch ${marker}`;
+  return [
+    "sh",
+    "-c",
+    `setsid sh -c '${orphan}' </dev/null >/dev/null 2>&1 & while [ ! -s ${marker}.pid ]; do sleep 0.02; done`,
+  ];
+}
+
+describe.runIf(existsSync("/proc/self/stat") && existsSync("/usr/bin/setsid"))(
+  "what the agent leaves outside its group (Linux)",
+  () => {
+    it.runIf(newGroupPrefix() !== undefined)(
+      "the guard waits for it, and removes the session's dirs only after it wrote there (writeGuardScript, guardsEnded)",
+      async () => {
+        const session = join(work, "left-behind");
+        const pidDir = join(session, "guards");
+        mkdirSync(pidDir, { recursive: true });
+        const script = await writeGuardScript(join(work, "left-behind-sh"), "sh", { pidDir });
+        const gate = join(work, "left-behind-gate");
+        const marker = join(session, "late");
+        const [, ...args] = leaveBehind(gate, marker);
+        const child = spawn(script, args, { env });
+        const exited = outputOf(child);
+        await until(
+          () => existsSync(`${marker}.pid`) && readFileSync(`${marker}.pid`, "utf8").endsWith("\n"),
+        );
+        const orphan = Number(readFileSync(`${marker}.pid`, "utf8"));
+        try {
+          // the agent has exited; what it left still runs, so the guard does too
+          expect(await guardsEnded(pidDir, 300)).toBe(false);
+          expect(runs(orphan)).toBe(true);
+          writeFileSync(gate, "");
+          expect(await guardsEnded(pidDir, 5_000)).toBe(true);
+          expect(existsSync(marker)).toBe(true);
+          expect(runs(orphan)).toBe(false);
+          expect((await exited).code).toBe(0);
+        } finally {
+          if (runs(orphan)) process.kill(orphan, "SIGKILL");
+        }
+      },
+    );
+
+    it("the guard kills it (with its group) after the grace, then exits: nothing outlives the guard", async () => {
+      const gate = join(work, "never-opened-gate");
+      const marker = join(work, "killed-late");
+      const child = spawnGuarded(leaveBehind(gate, marker), { env });
+      const { code } = await outputOf(child);
+      const orphan = Number(readFileSync(`${marker}.pid`, "utf8"));
+      try {
+        expect(code).toBe(0);
+        expect(runs(orphan)).toBe(false);
+        expect(existsSync(marker)).toBe(false);
+      } finally {
+        if (runs(orphan)) process.kill(orphan, "SIGKILL");
+      }
+    });
+  },
+);

@@ -267,18 +267,17 @@ export class CodexAppServerDriver implements RuntimeDriver {
     if (this.options.modelBaseUrl !== undefined) {
       // A caller's CODEX_HOME is kept (so a later session can resume its thread); ours is removed at the end.
       const given = this.options.env?.CODEX_HOME;
-      if (given === undefined) this.#tempHome.own(await makePrivateDir("provider-runtime-codex-"));
-      const home = given ?? join(this.#tempHome.path ?? "", "home");
+      const session = this.#tempHome.own(await makePrivateDir("provider-runtime-codex-"));
+      const home = given ?? join(session, "home");
       if (given === undefined) await seedHome(this.options.forkOf, home);
       // HOME too: a login shell would otherwise read the user's profile into command output. TMPDIR: the
-      // agent's temp files go with the session.
+      // agent's temp files go with the session, also with a caller's CODEX_HOME (its sandbox helper keeps a
+      // registry of mount targets there, which would otherwise be left in the host's TMPDIR).
       // Approval policy and sandbox go in thread/start: 0.171.0 refuses `approval_policy = "untrusted"` in config.
       Object.assign(
         own,
         { HOME: home },
-        this.#tempHome.path === undefined
-          ? {}
-          : { TMPDIR: await makePrivateSubdir(join(this.#tempHome.path, "tmp")) },
+        { TMPDIR: await makePrivateSubdir(join(session, "tmp")) },
         await writeCodexHome(
           home,
           this.options.modelBaseUrl,
