@@ -1,10 +1,7 @@
-import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type MockModelServer, startMockModel } from "../../src/mock-model/index.js";
-import { CLI } from "../cli/support/cli-process.js";
 import { ServeProcess } from "./support/serve-process.js";
+import { requestsWith, sendTurn, storedEvents, turnsEnded, verifies } from "./support/stored-turns.js";
 
 /**
  * Issue #33's done-when, through HTTP only: two turns, a fork after the first, a turn on the fork whose model
@@ -12,14 +9,6 @@ import { ServeProcess } from "./support/serve-process.js";
  * killed and the fork resumes natively like any session. The agents are the real Codex app-server and Claude
  * Code against the project's mock model (its request log outlives the server).
  */
-
-interface Event {
-  sequence: number;
-  type: string;
-  sessionId: string;
-  turnId?: string;
-  payload: Record<string, unknown>;
-}
 
 const TOKEN = "fork-token";
 let mock: MockModelServer;
@@ -32,50 +21,6 @@ afterAll(async () => {
 });
 afterEach(() => ServeProcess.stopAll());
 afterAll(() => ServeProcess.removeDirs());
-
-async function stored(server: ServeProcess, id: string): Promise<Event[]> {
-  const events: Event[] = [];
-  for (let after = 0; ; ) {
-    const { body } = await server.json<{ events: Event[]; next: number }>(
-      `/v1/sessions/${id}/events?after=${after}&limit=1000`,
-    );
-    if (body.events.length === 0) return events;
-    events.push(...body.events);
-    after = body.next;
-  }
-}
-
-/** Waits (polling the stored stream) until `count` turns of the session have ended and it is ready again. */
-async function turnsEnded(server: ServeProcess, id: string, count: number): Promise<Event[]> {
-  for (let waited = 0; waited < 120_000; waited += 200) {
-    const events = await stored(server, id);
-    const ends = events.filter((e) => e.type === "turn.completed" || e.type === "turn.aborted");
-    const lastEnd = ends.at(-1)?.sequence ?? 0;
-    const ready = events.some(
-      (e) => e.type === "session.state.changed" && e.sequence > lastEnd && e.payload.state === "ready",
-    );
-    if (ends.length >= count && ready) return events;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`session ${id}: ${count} turns did not end\n${server.stderr}`);
-}
-
-async function turn(server: ServeProcess, id: string, text: string): Promise<void> {
-  const response = await server.fetch(`/v1/sessions/${id}/turns`, { method: "POST", json: { text } });
-  expect([text, response.status]).toEqual([text, 202]);
-}
-
-/** The model requests (their bodies as JSON text) that carry `word`: the requests of the turn that sent it. */
-function requestsWith(word: string): string[] {
-  return mock.requests.map((r) => JSON.stringify(r.body ?? "")).filter((body) => body.includes(word));
-}
-
-function verifies(server: ServeProcess, events: Event[], name: string): void {
-  const file = join(server.data, `${name}.jsonl`);
-  writeFileSync(file, `${events.map((e) => JSON.stringify(e)).join("\n")}\n`);
-  const verify = spawnSync(process.execPath, [CLI, "verify", file], { encoding: "utf8" });
-  expect(verify.stdout + verify.stderr).toMatch(/^\d+ events, 0 violations\n$/);
-}
 
 describe("fork after a turn, over HTTP only", () => {
   for (const provider of ["codex", "claude"] as const) {
@@ -92,9 +37,9 @@ describe("fork after a turn, over HTTP only", () => {
       });
       expect(created.status).toBe(201);
       const parent = created.body.id;
-      await turn(server, parent, `mock:text ${alpha}`);
+      await sendTurn(server, parent, `mock:text ${alpha}`);
       await turnsEnded(server, parent, 1);
-      await turn(server, parent, `mock:text ${beta}`);
+      await sendTurn(server, parent, `mock:text ${beta}`);
       const parentEvents = await turnsEnded(server, parent, 2);
       const firstTurn = parentEvents.find((e) => e.type === "turn.started")?.turnId as string;
 
@@ -115,11 +60,11 @@ describe("fork after a turn, over HTTP only", () => {
       const fork = forked.body.id;
       expect(fork).not.toBe(parent);
 
-      await turn(server, fork, `mock:text ${gamma}`);
+      await sendTurn(server, fork, `mock:text ${gamma}`);
       const forkEvents = await turnsEnded(server, fork, 1);
       const started = forkEvents.find((e) => e.type === "session.started");
       expect(started?.payload.forkedFrom).toEqual({ sessionId: parent, turnId: firstTurn });
-      const forkSaw = requestsWith(gamma);
+      const forkSaw = requestsWith(mock, gamma);
       expect(forkSaw.length).toBeGreaterThan(0);
       for (const body of forkSaw) {
         expect(body).toContain(alpha);
@@ -128,9 +73,9 @@ describe("fork after a turn, over HTTP only", () => {
       }
 
       // the parent is untouched: its next turn still holds both of its turns, and nothing of the fork
-      await turn(server, parent, `mock:text ${delta}`);
+      await sendTurn(server, parent, `mock:text ${delta}`);
       await turnsEnded(server, parent, 3);
-      const parentSaw = requestsWith(delta);
+      const parentSaw = requestsWith(mock, delta);
       expect(parentSaw.length).toBeGreaterThan(0);
       for (const body of parentSaw) {
         expect(body).toContain(alpha);
@@ -152,11 +97,11 @@ describe("fork after a turn, over HTTP only", () => {
         token: TOKEN,
         extra: ["--model-url", mock.baseUrl],
       });
-      const closedAt = (await stored(server, fork)).length;
-      await turn(server, fork, `mock:text ${epsilon}`);
+      const closedAt = (await storedEvents(server, fork)).length;
+      await sendTurn(server, fork, `mock:text ${epsilon}`);
       const resumed = await turnsEnded(server, fork, 2);
       expect(resumed.filter((e) => e.sequence > closedAt && e.type === "session.started")).toHaveLength(1);
-      const resumedSaw = requestsWith(epsilon);
+      const resumedSaw = requestsWith(mock, epsilon);
       expect(resumedSaw.length).toBeGreaterThan(0);
       for (const body of resumedSaw) {
         expect(body).toContain(alpha);
@@ -168,8 +113,8 @@ describe("fork after a turn, over HTTP only", () => {
       // verify passes on the fork's whole stream (and the parent's)
       expect((await server.fetch(`/v1/sessions/${fork}`, { method: "DELETE" })).status).toBe(200);
       expect((await server.fetch(`/v1/sessions/${parent}`, { method: "DELETE" })).status).toBe(200);
-      verifies(server, await stored(server, fork), "fork");
-      verifies(server, await stored(server, parent), "parent");
+      verifies(server, await storedEvents(server, fork), "fork");
+      verifies(server, await storedEvents(server, parent), "parent");
       expect(await server.stop()).toBe(143);
     }, 300_000);
   }
