@@ -136,6 +136,28 @@ describe("rename, archive, search and purge over HTTP", () => {
       expect(
         (await server.fetch(`/v1/sessions/${first}`, { method: "PATCH", json: { title: 3 } })).status,
       ).toBe(400);
+      // one PATCH with a setting and a title: the agent is configured, then the session renamed
+      const both = await server.json<Summary>(`/v1/sessions/${first}`, {
+        method: "PATCH",
+        json: { effort: "high", title: `Beacon ${tag}` },
+      });
+      expect([both.status, both.body.title]).toEqual([200, `Beacon ${tag}`]);
+      expect(
+        await until(async () =>
+          (await events(server, first)).some(
+            (e) =>
+              e.type === "session.configured" &&
+              (e.payload.config as Record<string, unknown> | undefined)?.effort === "high",
+          ),
+        ),
+      ).toBe(true);
+      // a value the agent does not offer refuses the whole PATCH: the title stays
+      const refused = await server.fetch(`/v1/sessions/${first}`, {
+        method: "PATCH",
+        json: { model: "no-such-model", title: "Never" },
+      });
+      expect(refused.status).toBe(400);
+      expect(ids(await list("q=never"))).toEqual([]);
 
       // archive: gone from the default list, there with archived=1
       const archived = await server.json<Summary>(`/v1/sessions/${second}`, {
