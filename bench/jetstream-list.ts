@@ -3,6 +3,7 @@ import { MessageAuth } from "../src/store/jetstream/message-auth.js";
 import { JetStreamStore } from "../src/store/jetstream-store.js";
 import type { SessionQuery } from "../src/store/types.js";
 import { startNatsServer } from "../test/cluster/support/nats-server.js";
+import { fastestMs } from "./session-list.js";
 
 /**
  * `GET /v1/sessions` against the JetStream registry (`serve --nats`): the newest page and a search by a word of
@@ -19,16 +20,6 @@ export interface JetStreamListBench {
 }
 
 const WORDS = 1_000;
-
-async function best(trials: number, run: () => Promise<unknown>): Promise<number> {
-  let fastest = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < trials; i++) {
-    const start = process.hrtime.bigint();
-    await run();
-    fastest = Math.min(fastest, Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return fastest;
-}
 
 export async function jetStreamListBench(
   sessions: number,
@@ -67,7 +58,7 @@ export async function jetStreamListBench(
       if (batch.length >= 500) await Promise.all(batch.splice(0));
     }
     await Promise.all(batch);
-    const getMs = await best(trials * 20, () => store.getSession("ses_bench_000000"));
+    const getMs = await fastestMs(trials * 20, () => store.getSession("ses_bench_000000"));
     const cases: Array<{ name: string; query: SessionQuery }> = [
       { name: "newest page (100)", query: { limit: 100 } },
       { name: "search q=word417", query: { limit: 100, q: "word417" } },
@@ -75,7 +66,7 @@ export async function jetStreamListBench(
     const rows: JetStreamListBench["rows"] = [];
     for (const c of cases) {
       let found = 0;
-      const ms = await best(trials, async () => {
+      const ms = await fastestMs(trials, async () => {
         found = (await store.querySessions(c.query)).sessions.length;
       });
       rows.push({ name: c.name, ms, found });
